@@ -265,8 +265,11 @@ Error explain_no_match(const Position& pos, const Spec& spec, std::string_view t
             (own & bb(Square(two))) != 0 && pos.piece_on(Square(one)) == Piece::None) {
             reachable = true;
         }
+        // "d5" is an advance; "exd5", "ed5", "xd5" are captures.
+        const bool capture = spec.capture_mark || (spec.from_file >= 0 && spec.from_file != spec.to.file());
         const bool capturable = (target != Piece::None) || spec.to == pos.ep_square();
-        if (capturable && (pos.attackers_to(spec.to, us) & own) != 0) reachable = true;
+        if (capture) reachable = false;
+        if (capture && capturable && (pos.attackers_to(spec.to, us) & own) != 0) reachable = true;
     }
     if (reachable) {
         if (spec.piece == PieceType::King) {
