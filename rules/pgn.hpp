@@ -4,16 +4,16 @@
 // the daemon calls after every move.
 #pragma once
 
+#include "rules/expected.hpp"
+#include "rules/position.hpp"
+#include "rules/types.hpp"
+
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "rules/expected.hpp"
-#include "rules/position.hpp"
-#include "rules/types.hpp"
 
 namespace eboard {
 

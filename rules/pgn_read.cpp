@@ -1,9 +1,9 @@
 // PGN reader: tag pairs, movetext (PGN 8.2), comments with clock commands, NAGs, variations;
 // errors with line and column, recovery at the next tag section.
-#include <istream>
-
 #include "rules/notation.hpp"
 #include "rules/pgn.hpp"
+
+#include <istream>
 
 namespace eboard {
 
@@ -59,9 +59,9 @@ struct Lexer {
 
 bool is_symbol_char(char c) {
     const auto u = static_cast<unsigned char>(c);
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-' || c == '/' ||
-           c == '!' || c == '?' || u >= 0x80;
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '+' || c == '#' || c == '=' || c == ':' || c == '-' || c == '/' || c == '!' ||
+           c == '?' || u >= 0x80;
 }
 
 bool is_result(std::string_view s) {
@@ -243,8 +243,7 @@ class GameParser {
     }
 
     std::optional<Error> parse_moves(Position& pos, std::vector<GameMove>& moves,
-                                     std::string* before, bool in_variation,
-                                     std::string* result) {
+                                     std::string* before, bool in_variation, std::string* result) {
         const int var_line = lx_.line, var_col = lx_.column - 1;
         for (;;) {
             lx_.skip_space();
@@ -259,7 +258,9 @@ class GameParser {
                 auto text = read_comment();
                 if (!text) return text.error();
                 GameMove* mv = moves.empty() ? nullptr : &moves.back();
-                const std::string rest = take_clock_commands(*text, mv);
+                std::string words; // white space collapsed, so "[%clk\n0:05:00]" reads too
+                append_text(words, *text);
+                const std::string rest = take_clock_commands(words, mv);
                 append_text(mv != nullptr ? mv->comment : *before, rest);
                 continue;
             }
@@ -353,7 +354,8 @@ class GameParser {
             mv.san = "--";
         } else {
             auto m = parse_move(pos, mv.written);
-            if (!m) return lx_.error_at(m.error().message, l, c + std::max(0, m.error().column - 1));
+            if (!m)
+                return lx_.error_at(m.error().message, l, c + std::max(0, m.error().column - 1));
             mv.move = *m;
             mv.san = to_san(pos, *m);
             pos.make_move(*m);
@@ -422,8 +424,7 @@ GameMove make_game_move(const Position& before, Move m) {
 PgnReader::PgnReader(std::string_view text, PgnReadOptions options)
     : text_(text), options_(options) {}
 
-PgnReader::PgnReader(std::istream& in, PgnReadOptions options)
-    : options_(options) {
+PgnReader::PgnReader(std::istream& in, PgnReadOptions options) : options_(options) {
     char buf[1 << 14];
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
         owned_.append(buf, static_cast<std::size_t>(in.gcount()));

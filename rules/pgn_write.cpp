@@ -1,8 +1,8 @@
 // PGN writer in export format (PGN 8.1.1 tag order, 8.2 movetext, lines under 80 columns), and
 // the h:mm:ss clock values of `[%clk]` / `[%emt]`.
-#include <array>
-
 #include "rules/pgn.hpp"
+
+#include <array>
 
 namespace eboard {
 
@@ -13,11 +13,12 @@ constexpr std::size_t kMaxLine = 79;
 constexpr std::array<std::string_view, 7> kSevenTagRoster = {"Event", "Site",  "Date",  "Round",
                                                              "White", "Black", "Result"};
 
-bool in_roster_or_setup(std::string_view name) {
+/// Tags written from the record's own fields rather than from `tags`.
+bool written_apart(std::string_view name, const GameRecord& game) {
     for (const auto n : kSevenTagRoster) {
         if (n == name) return true;
     }
-    return name == "SetUp" || name == "FEN" || name == "Variant";
+    return name == "SetUp" || name == "FEN" || (name == "Variant" && game.chess960);
 }
 
 void write_tag(std::string& out, std::string_view name, std::string_view value) {
@@ -93,6 +94,19 @@ void comment_tokens(Wrapper& w, const std::string& text) {
     }
     if (!word.empty()) words.push_back(std::move(word));
     if (words.empty()) return;
+    // Keep a command such as "[%clk 0:05:00]" on one line.
+    std::vector<std::string> joined;
+    for (auto& x : words) {
+        const bool open_command = !joined.empty() && joined.back().rfind("[%", 0) == 0 &&
+                                  joined.back().find(']') == std::string::npos;
+        if (open_command && joined.back().size() + 1 + x.size() <= kMaxLine) {
+            joined.back() += ' ';
+            joined.back() += x;
+        } else {
+            joined.push_back(std::move(x));
+        }
+    }
+    words = std::move(joined);
     words.front().insert(0, 1, '{');
     words.back() += '}';
     for (const auto& x : words) w.token(x);
@@ -126,7 +140,8 @@ class MovetextWriter {
             for (const int nag : mv.nags) w_.token(std::string(1, '$').append(std::to_string(nag)));
             need_number = false;
             std::string comment;
-            if (mv.clock_ms) comment.append("[%clk ").append(format_clock(*mv.clock_ms)).append("]");
+            if (mv.clock_ms)
+                comment.append("[%clk ").append(format_clock(*mv.clock_ms)).append("]");
             if (mv.emt_ms) {
                 if (!comment.empty()) comment += ' ';
                 comment.append("[%emt ").append(format_clock(*mv.emt_ms)).append("]");
@@ -227,7 +242,7 @@ std::string write_pgn(const GameRecord& game) {
         write_tag(out, name, v != nullptr ? *v : (name == "Date" ? "????.??.??" : "?"));
     }
     for (const Tag& t : game.tags) {
-        if (!in_roster_or_setup(t.name)) write_tag(out, t.name, t.value);
+        if (!written_apart(t.name, game)) write_tag(out, t.name, t.value);
     }
     int first_move = 1;
     bool black_first = false;

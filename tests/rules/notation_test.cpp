@@ -1,7 +1,7 @@
 // Algebraic notation: App. C of the 2023 Laws (App. E of 2005) and PGN 8.2.3 SAN.
-#include <catch2/catch.hpp>
-
 #include "rules/notation.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace eboard;
 
@@ -34,7 +34,7 @@ Move uci(const Position& pos, std::string_view u) {
     return m;
 }
 
-constexpr Language kLanguages[] = {Language::English, Language::Dutch,  Language::German,
+constexpr Language kLanguages[] = {Language::English, Language::Dutch,   Language::German,
                                    Language::French,  Language::Italian, Language::Afrikaans};
 
 } // namespace
@@ -171,7 +171,8 @@ TEST_CASE("C.12 promotion: e8=Q in PGN, e8D on a Dutch scoresheet, lenient forms
     CHECK(to_san(pos, n, fide_format(Language::Afrikaans)) == "e8R");
     CHECK(to_san(pos, n, fide_format(Language::German)) == "e8S");
     CHECK(to_lan(pos, q) == "e7-e8=Q");
-    for (const char* t : {"e8=Q", "e8Q", "e8(Q)", "e8/Q", "e7e8q", "e7-e8=Q", "e8=\u2655", "e8Q+"}) {
+    for (const char* t :
+         {"e8=Q", "e8Q", "e8(Q)", "e8/Q", "e7e8q", "e7-e8=Q", "e8=\u2655", "e8Q+"}) {
         CHECK(mv(pos, t) == q);
     }
     CHECK(mv(pos, "e8D", Language::Dutch) == q);

@@ -1,13 +1,12 @@
 // App. C / PGN 8.2.3: every move of every game in ../shared/data/games read, played and printed
 // again gives the same SAN.
-#include <catch2/catch.hpp>
+#include "rules/notation.hpp"
+#include "rules/pgn.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include "rules/notation.hpp"
-#include "rules/pgn.hpp"
 
 using namespace eboard;
 
