@@ -2,10 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -18,7 +20,12 @@ struct Run {
 
 /// Runs build/bin/eboard-perft with the given (already shell-quoted) arguments.
 Run run(const std::string& args) {
-    const std::string err_file = std::string(EBOARD_BIN_DIR) + "/../eboard-perft-test.err";
+    // A file of its own per run: ctest runs the test cases of this file in parallel.
+    char err_template[] = "/tmp/eboard-perft-test-XXXXXX";
+    const int fd = mkstemp(err_template);
+    REQUIRE(fd >= 0);
+    close(fd);
+    const std::string err_file = err_template;
     const std::string cmd =
         std::string(EBOARD_BIN_DIR) + "/eboard-perft " + args + " 2>" + err_file;
     Run r;
