@@ -4,6 +4,7 @@
 #pragma once
 
 #include "drivers/core/driver.hpp"
+#include "drivers/core/registry.hpp"
 #include "drivers/dgt/clock_queue.hpp"
 #include "drivers/dgt/protocol.hpp"
 

@@ -158,9 +158,13 @@ std::array<std::uint8_t, 10> encode_time_report(const ClockTimes& t) noexcept {
 }
 
 std::vector<std::uint8_t> clock_frame(std::uint8_t command, std::span<const std::uint8_t> payload) {
-    std::vector<std::uint8_t> f{cmd::clock_message, static_cast<std::uint8_t>(payload.size() + 3),
-                                0x03, command};
-    f.insert(f.end(), payload.begin(), payload.end());
+    std::vector<std::uint8_t> f;
+    f.reserve(payload.size() + 5);
+    f.push_back(cmd::clock_message);
+    f.push_back(static_cast<std::uint8_t>(payload.size() + 3));
+    f.push_back(0x03);
+    f.push_back(command);
+    for (const std::uint8_t b : payload) f.push_back(b);
     f.push_back(0x00);
     return f;
 }
