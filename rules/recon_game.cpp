@@ -158,6 +158,11 @@ void Reconstructor::Impl::evaluate() {
         return;
     }
     int made = static_cast<int>(hist.size()) - 1;
+    if (!orientation_known && made == 0 && !board_is(*pos)) {
+        // A game started from a FEN: the board shows it one way round or the other.
+        set_orientation(!rotated);
+        if (!board_is(*pos)) set_orientation(!rotated);
+    }
     bool assumed = false;
     std::optional<Move> m = find_move(*pos, succ, &assumed);
     if (!m && !orientation_known && made == 0 && !board_is(*pos)) {
@@ -178,7 +183,9 @@ void Reconstructor::Impl::evaluate() {
         }
         return;
     }
+    if (cand_waiting && !cand_replaces) tentative = true;
     cand_waiting = false;
+    if (tentative && two_plies(false)) return;
     if (board_is(*pos)) {
         // Back in the position: nothing moved (adjusted pieces), or the restored position
         // after an irregularity. Touches stay: 4.3 applies to the move still to come.
@@ -195,6 +202,7 @@ void Reconstructor::Impl::evaluate() {
         }
         await_restore = false;
         illegal_episode = false;
+        tentative = false;
         set_mismatch_clear();
         vacated = retyped = co_lifted = 0;
         return;
@@ -408,6 +416,37 @@ bool Reconstructor::Impl::kings_signal() {
     return true;
 }
 
+// Two moves at once: a reply made before the first move had settled (a fast opponent), or a
+// board polled slowly (one DGT dump per second shows both). Tries the tentative move, or, once
+// the board has settled, every legal move, each followed by every reply.
+bool Reconstructor::Impl::two_plies(bool all_first_moves) {
+    std::vector<Move> firsts;
+    if (all_first_moves) {
+        for (const Successor& s : succ) firsts.push_back(s.m);
+    } else {
+        firsts.push_back(cand);
+    }
+    std::vector<Successor> list;
+    for (Move m1 : firsts) {
+        if (all_first_moves && m1.kind() == Move::Kind::Promotion &&
+            m1.promotion_type() !=
+                (promo_choice == PieceType::None ? PieceType::Queen : promo_choice))
+            continue;
+        pos->make_move(m1);
+        successors(*pos, list);
+        bool a2 = false;
+        std::optional<Move> m2 = find_move(*pos, list, &a2);
+        pos->unmake_move();
+        if (!m2) continue;
+        touches.clear();  // whose touch was whose cannot be told apart here
+        make(m1, false, false);
+        if (ended) return true;
+        make(*m2, a2, false);
+        return true;
+    }
+    return false;
+}
+
 // A move by the player not on move (moving out of turn; two moves before pressing). Under
 // [23] 6.2.1 the player's previous move is completed by it; the move itself is illegal.
 bool Reconstructor::Impl::out_of_turn() {
@@ -461,6 +500,7 @@ void Reconstructor::Impl::quiet_checks() {
             return;
         }
     }
+    if (!in_progress(*pos) && two_plies(true)) return;
     if (illegal_episode) return;
     if (out_of_turn()) return;
     if (cfg.illegal_immediate && !in_progress(*pos))

@@ -106,6 +106,7 @@ struct Reconstructor::Impl {
     Move cand;
     bool cand_replaces = false;
     TimeMs cand_due = 0;
+    bool tentative = false;           ///< cand stood but the board moved on before it settled
     bool quiet_done = true;           ///< the checks of a settled board ran since last change
     bool press_pending = false;
     Color press_by = Color::White;
@@ -161,6 +162,7 @@ struct Reconstructor::Impl {
     bool replace_last();
     bool kings_signal();
     bool out_of_turn();
+    bool two_plies(bool all_first_moves);
     void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
     void set_mismatch_clear();
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;

@@ -165,7 +165,8 @@ bool Reconstructor::Impl::may_grow(const Position& p, Move m) const {
     if (m.kind() == Move::Kind::Promotion) return !(known & bit_of(m.to()));
     int df = m.to().file() - m.from().file();
     int dr = m.to().rank() - m.from().rank();
-    if (t == PieceType::Bishop || t == PieceType::Rook || t == PieceType::Queen) {
+    bool capture = p.piece_on(m.to()) != Piece::None;  // a capture ends the slide
+    if (!capture && (t == PieceType::Bishop || t == PieceType::Rook || t == PieceType::Queen)) {
         int sf = (df > 0) - (df < 0);
         int sr = (dr > 0) - (dr < 0);
         int f = m.to().file() + sf;

@@ -132,11 +132,14 @@ void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
     bool playing = game && !ended;
     Piece game_piece = playing ? pos->piece_on(s) : Piece::None;
     if (before.occupied && !r.occupied) {
-        out.emplace_back(TouchEvent{t, s, true, game_piece != Piece::None ? game_piece : before.piece});
-        if (playing && game_piece != Piece::None) {
+        if (playing)
+            out.emplace_back(TouchEvent{t, s, true, game_piece != Piece::None ? game_piece : before.piece});
+        if (playing) {
             vacated |= b;
             Bitboard air = pos->occupied() & ~occ;
             if (count(air) >= 2) co_lifted |= air;
+        }
+        if (playing && game_piece != Piece::None) {
             // Lifts after the player's own made move and before his press are his, not the
             // opponent's touches (with a clock; without one nobody can tell).
             bool before_press = cfg.clock && completed < static_cast<int>(hist.size()) - 1;
@@ -147,7 +150,7 @@ void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
             }
         }
     } else if (r.occupied) {
-        out.emplace_back(TouchEvent{t, s, false, r.piece});
+        if (playing) out.emplace_back(TouchEvent{t, s, false, r.piece});
         place_seq[i] = ++seq;
         if (before.occupied && before.piece != r.piece && playing) retyped |= b;
     }
@@ -181,6 +184,7 @@ void Reconstructor::Impl::reset_evidence() {
     promo_choice = PieceType::None;
     castling_declared = false;
     cand_waiting = false;
+    tentative = false;
 }
 
 void Reconstructor::Impl::on_press(const LeverPressed& p) {
@@ -300,7 +304,7 @@ const std::vector<ReconEvent>& Reconstructor::feed(const SensorEvent& e) {
 const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, TimeMs t_ms) {
     impl_->out.clear();
     impl_->now = std::max(impl_->now, t_ms);
-    impl_->begin_game(pos.copy(), -1, impl_->rotated, true);
+    impl_->begin_game(pos.copy(), -1, impl_->rotated, impl_->cfg.rotated.has_value());
     return impl_->out;
 }
 
