@@ -1,5 +1,8 @@
 #include "daemon/commands.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace eboard::daemon {
 
 namespace {
@@ -57,6 +60,11 @@ Expected<Request> parse_request(const ojson& j) {
         }
         return Request{g};
     }
+    static const char* const board_requests[] = {"NEW_GAME", "SET_POSITION", "TAKEBACK",
+                                                  "RESULT",   "PENALTY",      "CLOCK"};
+    if (std::find(std::begin(board_requests), std::end(board_requests), c) == std::end(board_requests))
+        return Error{"unknown request class '" + c +
+                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK)"};
     // Every other request acts on one board.
     auto board = string_field(j, "board", true);
     if (!board) return board.error();

@@ -61,7 +61,7 @@ Expected<Event> move_from_json(const json& j) {
         if (!c->is_object() || !c->contains("white_ms") || !c->contains("black_ms") ||
             !(*c)["white_ms"].is_number_integer() || !(*c)["black_ms"].is_number_integer())
             return Error{"field 'clock' needs integer white_ms and black_ms"};
-        m.clock = ClockTimes{(*c)["white_ms"].get<std::int64_t>(), (*c)["black_ms"].get<std::int64_t>()};
+        m.clock = MoveClock{(*c)["white_ms"].get<std::int64_t>(), (*c)["black_ms"].get<std::int64_t>()};
     }
     return Event{m};
 }

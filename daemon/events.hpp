@@ -21,10 +21,10 @@ inline constexpr int kProtoMajor = 1;
 inline constexpr int kProtoMinor = 0;
 
 /// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
-struct ClockTimes {
+struct MoveClock {
     std::int64_t white_ms = 0;
     std::int64_t black_ms = 0;
-    bool operator==(const ClockTimes&) const = default;
+    bool operator==(const MoveClock&) const = default;
 };
 
 struct VersionEvent {
@@ -64,7 +64,7 @@ struct MoveEvent {
     std::string uci;
     std::string fen; ///< the position after the move
     bool completed = false;
-    std::optional<ClockTimes> clock;
+    std::optional<MoveClock> clock;
 };
 
 /// An arbiter matter. `kind` is one of interfaces.md's ALERT kinds (illegal_move,

@@ -34,7 +34,7 @@ struct RecordedMove {
     std::string uci;
     std::string fen; ///< after the move
     bool completed = false;
-    std::optional<ClockTimes> clock; ///< what the clock showed when it was completed
+    std::optional<MoveClock> clock; ///< what the clock showed when it was completed
     std::vector<std::string> comments; ///< irregularities after this move (never moves)
 };
 

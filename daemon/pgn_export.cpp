@@ -54,7 +54,7 @@ class Wrapper {
 
 std::string comment_text(const std::string& c) {
     std::string out;
-    for (char ch : c) out.push_back(ch == '{' || ch == '}' ? '(' : (ch == '\n' ? ' ' : ch));
+    for (char ch : c) out.push_back(ch == '{' ? '(' : ch == '}' ? ')' : ch == '\n' ? ' ' : ch);
     return out;
 }
 

@@ -298,7 +298,7 @@ Expected<GameRecord> Store::load(const std::string& id) const {
         m.uci = q.text(2);
         m.fen = q.text(3);
         m.completed = q.integer(4) != 0;
-        if (!q.is_null(5)) m.clock = ClockTimes{q.integer(5), q.integer(6)};
+        if (!q.is_null(5)) m.clock = MoveClock{q.integer(5), q.integer(6)};
         g.moves.push_back(std::move(m));
     }
     Stmt c(db_, "SELECT after_ply, text FROM comments WHERE game = ? ORDER BY rowid;");
