@@ -71,8 +71,13 @@ void print(const char* name, const Result& r, std::size_t count) {
 } // namespace
 
 int main(int argc, char** argv) {
-    const std::string path = argc > 1 ? argv[1]
-                                      : EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
+    // bench_winnable [--quick] [FILE]: --quick skips the (slow) full-mode pass.
+    bool quick_only = false;
+    std::string path = EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--quick") quick_only = true;
+        else path = argv[i];
+    }
     std::ifstream in(path);
     std::vector<Entry> all;
     std::string line;
@@ -83,7 +88,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::printf("winnability over %zu positions of %s\n", all.size(), path.c_str());
+    // Warm up: the first Position builds the attack tables (magics found at start-up).
+    (void)eboard::winnability_label(eboard::Position::startpos());
     print("quick", run(all, eboard::WinnableMode::Quick, 5), all.size());
-    print("full", run(all, eboard::WinnableMode::Full, 1), all.size());
+    if (!quick_only) print("full", run(all, eboard::WinnableMode::Full, 1), all.size());
     return 0;
 }

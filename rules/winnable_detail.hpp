@@ -65,6 +65,10 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
 /// Cheap precondition of locked_pawns_unwinnable (every pawn rammed, no castling, no e.p.).
 [[nodiscard]] bool pawns_rammed(const Position& pos) noexcept;
 
+/// The reachability analysis (rules/winnable_reach.cpp): true only if the over-approximated
+/// regions of all pieces at their fixpoint leave no square where `attacker` could checkmate.
+[[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
+
 /// Limits of one helpmate search.
 struct SearchLimits {
     int first_depth = 1;
@@ -72,6 +76,7 @@ struct SearchLimits {
     std::uint64_t nodes_per_depth = 0;  ///< per iteration, times the depth; 0 = unlimited
     std::uint64_t total_nodes = 1000;   ///< over all iterations
     bool locked_pawn_pruning = false;   ///< run locked_pawns_unwinnable at interior nodes
+    bool reach_pruning = false;         ///< run reach_unwinnable after captures and pawn moves
     double max_seconds = 0;             ///< 0 = no wall-clock limit
 };
 

@@ -178,6 +178,9 @@ class Helpmate {
         if (limits_.locked_pawn_pruning && ply > 0 && pawns_rammed(pos_) &&
             locked_pawns_unwinnable(pos_, attacker_))
             return false;
+        if (limits_.reach_pruning && ply > 0 && pos_.halfmove_clock() == 0 &&
+            reach_unwinnable(pos_, attacker_))
+            return false;
         if (depth >= max_depth_ || ply >= kMaxPly) {
             if (pos_.side_to_move() == attacker_ && mate_in_one(moves)) return true;
             interrupted_ = true;
@@ -185,19 +188,28 @@ class Helpmate {
         }
         table_.store(key, remaining);
 
-        // Progress moves first, then the others, punished moves last.
-        std::array<Variation, MoveList::kCapacity> classes{};
-        for (std::size_t i = 0; i < moves.size(); ++i) classes[i] = classify(moves[i]);
-        std::array<Move, MoveList::kCapacity> ordered{};
-        std::array<Variation, MoveList::kCapacity> kinds{};
-        std::size_t n = 0;
-        for (const Variation want : {Variation::Reward, Variation::Normal, Variation::Punish}) {
-            for (std::size_t i = 0; i < moves.size(); ++i) {
-                if (classes[i] != want) continue;
-                ordered[n] = moves[i];
-                kinds[n] = want;
-                ++n;
+        // Progress moves first, then the others, punished moves last (indices into moves).
+        std::array<std::uint8_t, MoveList::kCapacity> order;  // NOLINT: filled below
+        std::array<Variation, MoveList::kCapacity> kinds;      // NOLINT: filled below
+        std::size_t n_reward = 0, n_normal = 0, n_punish = 0;
+        std::array<std::uint8_t, MoveList::kCapacity> normal, punish;  // NOLINT
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            const auto idx = static_cast<std::uint8_t>(i);
+            switch (classify(moves[i])) {
+            case Variation::Reward: order[n_reward++] = idx; break;
+            case Variation::Normal: normal[n_normal++] = idx; break;
+            case Variation::Punish: punish[n_punish++] = idx; break;
             }
+        }
+        std::size_t n = n_reward;
+        for (std::size_t i = 0; i < n; ++i) kinds[i] = Variation::Reward;
+        for (std::size_t i = 0; i < n_normal; ++i, ++n) {
+            order[n] = normal[i];
+            kinds[n] = Variation::Normal;
+        }
+        for (std::size_t i = 0; i < n_punish; ++i, ++n) {
+            order[n] = punish[i];
+            kinds[n] = Variation::Punish;
         }
 
         for (std::size_t i = 0; i < n; ++i) {
@@ -208,7 +220,7 @@ class Helpmate {
                                                             : depth + (past_progress_ ? 0 : 1);
             const bool saved_progress = past_progress_;
             past_progress_ = v == Variation::Reward;
-            pos_.make_move(ordered[i]);
+            pos_.make_move(moves[order[i]]);
             const bool found = search(next_depth, ply + 1);
             pos_.unmake_move();
             past_progress_ = saved_progress;
