@@ -25,12 +25,18 @@ constexpr std::array<std::string_view, 6> kNames = {"english", "dutch",   "germa
 // White figurines U+2654..U+2659 (king, queen, rook, bishop, knight, pawn) in UTF-8.
 std::string_view figurine(PieceType t) {
     switch (t) {
-    case PieceType::King: return "\u2654";
-    case PieceType::Queen: return "\u2655";
-    case PieceType::Rook: return "\u2656";
-    case PieceType::Bishop: return "\u2657";
-    case PieceType::Knight: return "\u2658";
-    default: return "";
+    case PieceType::King:
+        return "\u2654";
+    case PieceType::Queen:
+        return "\u2655";
+    case PieceType::Rook:
+        return "\u2656";
+    case PieceType::Bishop:
+        return "\u2657";
+    case PieceType::Knight:
+        return "\u2658";
+    default:
+        return "";
     }
 }
 

@@ -8,14 +8,14 @@
 // Letters collide across languages (R: rook / king / knight), so the language is always given.
 #pragma once
 
+#include "rules/expected.hpp"
+#include "rules/position.hpp"
+#include "rules/types.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "rules/expected.hpp"
-#include "rules/position.hpp"
-#include "rules/types.hpp"
 
 namespace eboard {
 
@@ -36,10 +36,10 @@ enum class Language : std::uint8_t { English, Dutch, German, French, Italian, Af
 /// `e8=Q`, `+`, `#`. fide_format() gives the scoresheet form of App. C: `0-0`, `e8D`.
 struct NotationFormat {
     Language language = Language::English;
-    bool zero_castling = false;    ///< `0-0` (App. C.13) instead of `O-O` (PGN)
-    bool promotion_equals = true;  ///< `e8=Q` (PGN) instead of `e8Q` (App. C.12)
+    bool zero_castling = false;     ///< `0-0` (App. C.13) instead of `O-O` (PGN)
+    bool promotion_equals = true;   ///< `e8=Q` (PGN) instead of `e8Q` (App. C.12)
     bool en_passant_suffix = false; ///< append ` e.p.` to en passant captures (App. C.11)
-    bool figurines = false;        ///< UTF-8 figurines ♔♕♖♗♘ instead of letters
+    bool figurines = false;         ///< UTF-8 figurines ♔♕♖♗♘ instead of letters
 };
 
 /// The App. C scoresheet form for a language: zeros in castling, no '=' in promotions.

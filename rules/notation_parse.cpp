@@ -1,10 +1,10 @@
 // Moves in: SAN, long algebraic, UCI and the lenient forms of App. C ([05] App. E, [23] App. C).
 // The text is read into a description (piece, departure hints, arrival square, promotion), which
 // is then matched against the legal moves; no match or several give an error that says why.
+#include "rules/notation.hpp"
+
 #include <cstddef>
 #include <cstdlib>
-
-#include "rules/notation.hpp"
 
 namespace eboard {
 
@@ -22,9 +22,15 @@ struct Spec {
     int castle = 0; // 1: O-O (h-side), 2: O-O-O (a-side)
 };
 
-bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-bool is_rank(char c) { return c >= '1' && c <= '8'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_file(char c) {
+    return c >= 'a' && c <= 'h';
+}
+bool is_rank(char c) {
+    return c >= '1' && c <= '8';
+}
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /// A UTF-8 chess figurine (U+2654..U+265F) at the start of s: its piece type, else None.
 PieceType figurine_at(std::string_view s) {
@@ -153,7 +159,8 @@ std::optional<Error> read_spec(std::string_view s, std::size_t col0, Language la
 
     // Arrival square at the end.
     if (body.size() < 2 || !is_file(body[body.size() - 2]) || !is_rank(body.back())) {
-        return syntax("expected the arrival square", col0 + i + (body.size() < 2 ? 0 : body.size() - 2));
+        return syntax("expected the arrival square",
+                      col0 + i + (body.size() < 2 ? 0 : body.size() - 2));
     }
     spec.to = Square::at(body[body.size() - 2] - 'a', body.back() - '1');
     body.remove_suffix(2);
@@ -188,13 +195,20 @@ std::optional<Error> read_spec(std::string_view s, std::size_t col0, Language la
 
 const char* piece_name(PieceType t) {
     switch (t) {
-    case PieceType::Pawn: return "pawn";
-    case PieceType::Knight: return "knight";
-    case PieceType::Bishop: return "bishop";
-    case PieceType::Rook: return "rook";
-    case PieceType::Queen: return "queen";
-    case PieceType::King: return "king";
-    default: return "piece";
+    case PieceType::Pawn:
+        return "pawn";
+    case PieceType::Knight:
+        return "knight";
+    case PieceType::Bishop:
+        return "bishop";
+    case PieceType::Rook:
+        return "rook";
+    case PieceType::Queen:
+        return "queen";
+    case PieceType::King:
+        return "king";
+    default:
+        return "piece";
     }
 }
 
@@ -265,8 +279,12 @@ Error explain_no_match(const Position& pos, const Spec& spec, std::string_view t
             (own & bb(Square(two))) != 0 && pos.piece_on(Square(one)) == Piece::None) {
             reachable = true;
         }
+        // "d5" is an advance; "exd5", "ed5", "xd5" are captures.
+        const bool capture =
+            spec.capture_mark || (spec.from_file >= 0 && spec.from_file != spec.to.file());
         const bool capturable = (target != Piece::None) || spec.to == pos.ep_square();
-        if (capturable && (pos.attackers_to(spec.to, us) & own) != 0) reachable = true;
+        if (capture) reachable = false;
+        if (capture && capturable && (pos.attackers_to(spec.to, us) & own) != 0) reachable = true;
     }
     if (reachable) {
         if (spec.piece == PieceType::King) {

@@ -149,14 +149,17 @@ Expected<TimeControl> parse_time_control(std::string_view text) {
 
 std::string format_time_control(const TimeControl& tc) {
     switch (tc.kind) {
-    case TimeControl::Kind::Unknown: return "?";
-    case TimeControl::Kind::None: return "-";
+    case TimeControl::Kind::Unknown:
+        return "?";
+    case TimeControl::Kind::None:
+        return "-";
     case TimeControl::Kind::Sandclock: {
         std::string out = "*";
         append_seconds(out, tc.periods.empty() ? 0 : tc.periods.front().time_ms);
         return out;
     }
-    case TimeControl::Kind::Periods: break;
+    case TimeControl::Kind::Periods:
+        break;
     }
     std::string out;
     for (const TimePeriod& p : tc.periods) {

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "rules/time_control.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace eboard;
 
@@ -80,10 +80,10 @@ TEST_CASE("TimeControl errors name the column") {
         const char* text;
         int column;
     };
-    for (const Case c : {Case{"", 1}, Case{"40/", 4}, Case{"40/5400+", 9}, Case{"5400x", 5},
-                         Case{"0/300", 1}, Case{"300:40/300", 4}, Case{"40/300:", 8},
-                         Case{"*", 2}, Case{"*180:60", 5}, Case{"1.2345", 6}, Case{"abc", 1},
-                         Case{"99999999999", 10}, Case{"40/300: 60", 8}}) {
+    for (const Case c :
+         {Case{"", 1}, Case{"40/", 4}, Case{"40/5400+", 9}, Case{"5400x", 5}, Case{"0/300", 1},
+          Case{"300:40/300", 4}, Case{"40/300:", 8}, Case{"*", 2}, Case{"*180:60", 5},
+          Case{"1.2345", 6}, Case{"abc", 1}, Case{"99999999999", 10}, Case{"40/300: 60", 8}}) {
         INFO(c.text);
         auto tc = parse_time_control(c.text);
         REQUIRE_FALSE(tc);

@@ -1,0 +1,73 @@
+// The driver interface: a driver decodes and encodes bytes and reports what changed. It never
+// touches a file descriptor or reads the wall clock: the core (DeviceSession, or a test) feeds
+// it packets and the current time, and gives it a DriverHost to write bytes and emit events.
+// That is what makes every driver testable on byte buffers with simulated time.
+#pragma once
+
+#include "drivers/core/events.hpp"
+#include "drivers/core/framer.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace eboard::drivers {
+
+/// What a driver may do to the outside world.
+class DriverHost {
+  public:
+    virtual ~DriverHost() = default;
+    /// Queue bytes for the device (written at once, traced by the core).
+    virtual void send(std::span<const std::uint8_t> bytes) = 0;
+    /// Report an event.
+    virtual void emit(DriverEvent event) = 0;
+};
+
+/// What to run the clock with after SETNRUN.
+enum class ClockRun : std::uint8_t { None, Left, Right };
+
+/// Commands for a clock attached to (or part of) the board. Times are ms, whole seconds are
+/// sent. Each call queues a command; the outcome arrives as a ClockCommandDone event.
+class ClockControl {
+  public:
+    virtual ~ClockControl() = default;
+    /// Sets both times and starts `run` (None = both stopped).
+    virtual void set_and_run(Millis left_ms, Millis right_ms, ClockRun run) = 0;
+    /// Shows text (DGT3000: 8 ASCII characters; XL: 6 seven-segment characters), optional beep.
+    virtual void show_text(std::string_view text, bool beep) = 0;
+    /// Beeps for about `duration_ms`.
+    virtual void beep(Millis duration_ms) = 0;
+    /// Back to the time display.
+    virtual void end_display() = 0;
+    /// Asks for the clock version (answer: ClockInfo).
+    virtual void request_version() = 0;
+    /// Asks for the times now (answer: ClockTimes).
+    virtual void request_times() = 0;
+};
+
+/// A board driver. Single-threaded: all calls come from the session's thread.
+class Driver {
+  public:
+    virtual ~Driver() = default;
+    /// How the device frames its packets (used by the core's Framer).
+    [[nodiscard]] virtual const FrameRule& frame_rule() const = 0;
+    /// The trace category ("dgt").
+    [[nodiscard]] virtual std::string_view trace_name() const = 0;
+    /// Link is up: begin the start-up sequence. `host` outlives the driver's use of it.
+    virtual void start(DriverHost& host, Millis now) = 0;
+    /// One complete packet from the device.
+    virtual void on_packet(std::span<const std::uint8_t> packet, Millis now) = 0;
+    /// The framer dropped garbage or a truncated packet: the driver may resynchronise
+    /// (e.g. ask for a full board dump).
+    virtual void on_resync(Millis now) { (void)now; }
+    /// Called at least every tick_interval_ms(): timers, retries, keep-alive.
+    virtual void on_tick(Millis now) = 0;
+    /// Upper bound for the time between on_tick calls.
+    [[nodiscard]] virtual Millis tick_interval_ms() const { return 50; }
+    /// Ask for a complete board reading (answer: BoardDump).
+    virtual void request_board_dump() = 0;
+    /// The clock, if this board drives one; nullptr otherwise.
+    [[nodiscard]] virtual ClockControl* clock() { return nullptr; }
+};
+
+} // namespace eboard::drivers

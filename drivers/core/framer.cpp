@@ -1,0 +1,79 @@
+#include "drivers/core/framer.hpp"
+
+#include <string>
+
+namespace eboard::drivers {
+
+void Framer::push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet) {
+    for (const std::uint8_t b : bytes) take(b, on_packet);
+    flush_garbage();
+}
+
+void Framer::flush_garbage() {
+    if (garbage_run_ == 0) return;
+    trace_.note("resync: skipped " + std::to_string(garbage_run_) + " byte(s) of garbage");
+    garbage_run_ = 0;
+}
+
+void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
+    if (buf_.empty()) {
+        if (!rule_.starts_packet(b)) {
+            ++stats_.garbage_bytes;
+            ++garbage_run_;
+            return;
+        }
+        flush_garbage();
+        buf_.push_back(b);
+    } else if (!rule_.continues_packet(b)) {
+        // The current packet was cut short; this byte may start the next one.
+        ++stats_.truncated;
+        trace_.note("truncated packet dropped (" + std::to_string(buf_.size()) +
+                    " byte(s)): " + hex_bytes(buf_));
+        buf_.clear();
+        expected_ = 0;
+        take(b, on_packet);
+        return;
+    } else {
+        buf_.push_back(b);
+    }
+
+    if (expected_ == 0 && buf_.size() == rule_.header_size()) {
+        const FrameLength len = rule_.packet_length(buf_);
+        if (len.kind == FrameLength::Kind::Invalid || len.length < rule_.header_size()) {
+            restart_after_bad_header(on_packet);
+            return;
+        }
+        expected_ = len.length;
+    }
+    if (expected_ != 0 && buf_.size() == expected_) {
+        ++stats_.packets;
+        const std::vector<std::uint8_t> packet = std::move(buf_);
+        buf_.clear();
+        expected_ = 0;
+        on_packet(packet);
+    }
+}
+
+void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
+    ++stats_.bad_headers;
+    trace_.note("bad header dropped: " + hex_bytes(buf_));
+    // Rescan the bytes after the rejected first byte: one of them may start a packet.
+    const std::vector<std::uint8_t> rest(buf_.begin() + 1, buf_.end());
+    ++stats_.garbage_bytes;
+    buf_.clear();
+    expected_ = 0;
+    for (const std::uint8_t b : rest) take(b, on_packet);
+}
+
+void Framer::reset() {
+    if (!buf_.empty()) {
+        ++stats_.dropped_partial;
+        trace_.note("partial packet dropped at reset (" + std::to_string(buf_.size()) +
+                    " byte(s)): " + hex_bytes(buf_));
+    }
+    buf_.clear();
+    expected_ = 0;
+    garbage_run_ = 0;
+}
+
+} // namespace eboard::drivers

@@ -1,0 +1,78 @@
+// Packet framing and resync, owned by the core (BRLTTY's lesson): a driver only describes its
+// packets through a FrameRule (which byte can start a packet, which bytes may follow, how long
+// a packet is once its header is in); the Framer collects bytes arriving in arbitrary chunks,
+// hands out whole packets, skips garbage and restarts after truncated packets, and says so on
+// the trace channel.
+#pragma once
+
+#include "drivers/core/trace.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace eboard::drivers {
+
+/// Result of FrameRule::packet_length on a complete header.
+struct FrameLength {
+    enum class Kind : std::uint8_t { Ok, Invalid } kind = Kind::Invalid;
+    std::size_t length = 0;  ///< total packet length including the header (Ok only)
+    [[nodiscard]] static constexpr FrameLength ok(std::size_t n) noexcept { return {Kind::Ok, n}; }
+    [[nodiscard]] static constexpr FrameLength invalid() noexcept { return {}; }
+};
+
+/// How a protocol frames its device -> host packets.
+class FrameRule {
+  public:
+    virtual ~FrameRule() = default;
+    /// True if `b` can be the first byte of a packet (e.g. DGT: MSB set).
+    [[nodiscard]] virtual bool starts_packet(std::uint8_t b) const = 0;
+    /// True if `b` can appear after the first byte (e.g. DGT: MSB clear). A byte that cannot
+    /// is taken as the start of the next packet: the current one was truncated.
+    [[nodiscard]] virtual bool continues_packet(std::uint8_t b) const = 0;
+    /// Bytes needed (first byte included) before packet_length can decide.
+    [[nodiscard]] virtual std::size_t header_size() const = 0;
+    /// Total length from a complete header, or invalid (bad header: resync after its first byte).
+    [[nodiscard]] virtual FrameLength packet_length(std::span<const std::uint8_t> header) const = 0;
+};
+
+/// Counters a test or a status page can read.
+struct FramerStats {
+    std::size_t packets = 0;
+    std::size_t garbage_bytes = 0;   ///< bytes skipped while looking for a packet start
+    std::size_t bad_headers = 0;     ///< headers the rule rejected
+    std::size_t truncated = 0;       ///< packets cut short by the start of another
+    std::size_t dropped_partial = 0; ///< partial packets dropped by reset() (disconnect)
+};
+
+/// Reassembles packets from a byte stream. Not thread-safe; one per connection.
+class Framer {
+  public:
+    using PacketHandler = std::function<void(std::span<const std::uint8_t> packet)>;
+
+    Framer(const FrameRule& rule, const TraceChannel& trace) : rule_(rule), trace_(trace) {}
+
+    /// Feeds received bytes; calls `on_packet` for every complete packet, in order.
+    void push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet);
+    /// Drops a partial packet (e.g. the link went down mid-message) and logs it.
+    void reset();
+    /// True while part of a packet is buffered.
+    [[nodiscard]] bool in_packet() const noexcept { return !buf_.empty(); }
+    [[nodiscard]] const FramerStats& stats() const noexcept { return stats_; }
+
+  private:
+    void take(std::uint8_t b, const PacketHandler& on_packet);
+    void restart_after_bad_header(const PacketHandler& on_packet);
+    void flush_garbage();
+
+    const FrameRule& rule_;
+    const TraceChannel& trace_;
+    std::vector<std::uint8_t> buf_;
+    std::size_t expected_ = 0;  // 0 until the header is complete
+    std::size_t garbage_run_ = 0;
+    FramerStats stats_;
+};
+
+} // namespace eboard::drivers

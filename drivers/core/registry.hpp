@@ -1,0 +1,65 @@
+// The driver registry (libsigrok's lesson): each driver registers itself from its own
+// driver.cpp with a static DriverRegistration; nobody edits a central list. A driver
+// declares its models (with quirk flags and serial settings) and its USB IDs here, once;
+// udev rules and probing read them from the registry.
+#pragma once
+
+#include "drivers/core/driver.hpp"
+#include "drivers/core/serial_settings.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eboard::drivers {
+
+/// A USB vendor/product id pair a driver can handle. `confidence` says how sure the protocol
+/// notes are (DGT's ids are uncertain, dgt.md 19): probe before trusting.
+struct UsbId {
+    std::uint16_t vid = 0, pid = 0;
+    std::string_view note;        ///< e.g. "Microchip CDC-ACM (picochess #150)"
+    bool certain = false;
+};
+
+/// One model of a driver's family.
+struct ModelInfo {
+    std::string_view name;         ///< "classic", "bluetooth", "revelation2"
+    std::string_view description;
+    SerialSettings serial;         ///< per-model line settings
+    std::uint32_t quirks = 0;      ///< driver-specific flag bits, documented in the driver
+};
+
+/// Options given to a driver when it is created: the model from the URI plus free settings
+/// (e.g. "orientation" -> "rotated").
+struct DriverOptions {
+    std::string model;
+    std::map<std::string, std::string, std::less<>> params;
+};
+
+/// What the registry knows about a driver.
+struct DriverInfo {
+    std::string_view name;         ///< URI name, e.g. "dgt"
+    std::string_view description;
+    std::vector<ModelInfo> models; ///< the first is the default
+    std::vector<UsbId> usb_ids;
+    std::function<std::unique_ptr<Driver>(const DriverOptions&)> create;
+
+    /// The model named `name`, the default for "", nullptr if unknown.
+    [[nodiscard]] const ModelInfo* model(std::string_view name) const;
+};
+
+/// Adds a driver to the registry. Use as a namespace-scope static in the driver's .cpp.
+struct DriverRegistration {
+    explicit DriverRegistration(DriverInfo info);
+};
+
+/// The registered driver called `name`, or nullptr.
+[[nodiscard]] const DriverInfo* find_driver(std::string_view name);
+/// All registered drivers, sorted by name.
+[[nodiscard]] std::vector<const DriverInfo*> all_drivers();
+
+} // namespace eboard::drivers

@@ -1,0 +1,111 @@
+// libserialport transport for real USB serial devices (/dev/ttyACM*, /dev/ttyUSB*).
+// Not testable on a bare pty (testing-without-hardware.md 2.2); a umockdev test that fakes a
+// CDC-ACM /dev/ttyACM0 with a TIOCM* ioctl handler is still to be written (2.3).
+#include "drivers/core/transport.hpp"
+
+#include <libserialport.h>
+
+namespace eboard::drivers {
+
+namespace {
+
+std::string sp_error_text(const char* what) {
+    char* msg = sp_last_error_message();
+    std::string out = std::string(what) + ": " + (msg ? msg : "libserialport error");
+    sp_free_error_message(msg);
+    return out;
+}
+
+class SerialPortTransport final : public Transport {
+  public:
+    SerialPortTransport(sp_port* port, std::string name) : port_(port), name_(std::move(name)) {}
+    ~SerialPortTransport() override {
+        SerialPortTransport::close();
+        sp_free_port(port_);
+    }
+
+    [[nodiscard]] std::string name() const override { return name_; }
+
+    bool write(std::span<const std::uint8_t> bytes) override {
+        if (!open_) return false;
+        const sp_return n = sp_blocking_write(port_, bytes.data(), bytes.size(), 1000);
+        if (n < 0 || static_cast<std::size_t>(n) != bytes.size()) {
+            fail(n < 0 ? sp_error_text("write") : std::string("write timed out"));
+            return false;
+        }
+        return true;
+    }
+
+    std::size_t read(std::span<std::uint8_t> buf, int timeout_ms) override {
+        if (!open_ || buf.empty()) return 0;
+        // sp_blocking_read_next returns as soon as at least one byte is there. A timeout of 0
+        // means "wait forever" in libserialport, so "do not wait" uses the non-blocking read.
+        const sp_return n =
+            timeout_ms > 0
+                ? sp_blocking_read_next(port_, buf.data(), buf.size(), static_cast<unsigned>(timeout_ms))
+                : sp_nonblocking_read(port_, buf.data(), buf.size());
+        if (n < 0) {
+            fail(sp_error_text("read"));
+            return 0;
+        }
+        return static_cast<std::size_t>(n);
+    }
+
+    void close() override {
+        if (open_) sp_close(port_);
+        open_ = false;
+        if (error_.empty()) error_ = "closed";
+    }
+    [[nodiscard]] bool disconnected() const override { return !open_; }
+    [[nodiscard]] std::string error() const override { return error_; }
+
+  private:
+    void fail(std::string why) {
+        if (error_.empty()) error_ = std::move(why);
+        close();
+    }
+    sp_port* port_;
+    std::string name_;
+    bool open_ = true;
+    std::string error_;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
+                                                     const SerialSettings& settings) {
+    sp_port* port = nullptr;
+    if (sp_get_port_by_name(path.c_str(), &port) != SP_OK) return Error{sp_error_text(path.c_str())};
+    // sp_open sets TIOCEXCL on Linux, so a second program cannot open the board.
+    if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
+        Error e{sp_error_text(path.c_str())};
+        sp_free_port(port);
+        return e;
+    }
+    auto transport = std::make_unique<SerialPortTransport>(port, path);
+    const sp_parity parity = settings.parity == Parity::None  ? SP_PARITY_NONE
+                             : settings.parity == Parity::Odd ? SP_PARITY_ODD
+                                                              : SP_PARITY_EVEN;
+    if (sp_set_baudrate(port, settings.baud) != SP_OK || sp_set_bits(port, settings.data_bits) != SP_OK ||
+        sp_set_parity(port, parity) != SP_OK || sp_set_stopbits(port, settings.stop_bits) != SP_OK ||
+        sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK ||
+        sp_set_dtr(port, settings.dtr ? SP_DTR_ON : SP_DTR_OFF) != SP_OK ||
+        sp_set_rts(port, settings.rts ? SP_RTS_ON : SP_RTS_OFF) != SP_OK)
+        return Error{sp_error_text((path + " " + settings.str()).c_str())};
+    sp_flush(port, SP_BUF_INPUT);
+    return std::unique_ptr<Transport>(std::move(transport));
+}
+
+Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
+                                                    const SerialSettings& settings) {
+    switch (spec.kind) {
+    case TransportKind::SerialPort: return open_serialport(spec.path, settings);
+    case TransportKind::Termios: return open_termios(spec.path, settings);
+    case TransportKind::Tcp: return open_tcp(spec.host, spec.port);
+    case TransportKind::Usb: return Error{"USB (libusb) transport is not implemented yet"};
+    case TransportKind::None: break;
+    }
+    return Error{"no transport given"};
+}
+
+} // namespace eboard::drivers

@@ -1,0 +1,55 @@
+// The thin byte pipe under every driver (testing-without-hardware.md section 0): open, write,
+// read with a timeout, close, and a "disconnected" signal. Implementations: termios (ptys and
+// plain ttys), libserialport (real USB serial devices), TCP (ser2net). USB HID (libusb) comes
+// with the Chessnut driver.
+#pragma once
+
+#include "drivers/core/serial_settings.hpp"
+#include "drivers/core/uri.hpp"
+#include "rules/expected.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace eboard::drivers {
+
+/// A connection to one device. Not thread-safe: one reader/writer thread.
+class Transport {
+  public:
+    virtual ~Transport() = default;
+    Transport() = default;
+    Transport(const Transport&) = delete;
+    Transport& operator=(const Transport&) = delete;
+
+    /// Human-readable name ("/dev/ttyACM0", "tcp:pi:4000").
+    [[nodiscard]] virtual std::string name() const = 0;
+    /// Writes all bytes (blocking). False on error; then disconnected() is true.
+    virtual bool write(std::span<const std::uint8_t> bytes) = 0;
+    /// Waits up to timeout_ms (0 = do not wait) for input and reads what is there, at most
+    /// buf.size() bytes. Returns the count; 0 on timeout or when disconnected.
+    virtual std::size_t read(std::span<std::uint8_t> buf, int timeout_ms) = 0;
+    /// Closes; idempotent.
+    virtual void close() = 0;
+    /// True once the device went away (EOF, EIO/ENODEV on unplug, peer closed) or after close().
+    [[nodiscard]] virtual bool disconnected() const = 0;
+    /// Why it disconnected (empty while connected).
+    [[nodiscard]] virtual std::string error() const = 0;
+};
+
+/// Raw termios on a tty or pty: O_RDWR|O_NOCTTY, raw mode, the given line settings, TIOCEXCL.
+[[nodiscard]] Expected<std::unique_ptr<Transport>> open_termios(const std::string& path,
+                                                                 const SerialSettings& settings);
+/// libserialport on a real serial device (cannot open ptys: testing-without-hardware.md 2.2).
+[[nodiscard]] Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
+                                                                    const SerialSettings& settings);
+/// Raw TCP client (ser2net in raw mode), TCP_NODELAY.
+[[nodiscard]] Expected<std::unique_ptr<Transport>> open_tcp(const std::string& host,
+                                                             std::uint16_t port);
+/// Opens what the spec names; settings apply to serial kinds only.
+[[nodiscard]] Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
+                                                                   const SerialSettings& settings);
+
+} // namespace eboard::drivers

@@ -1,0 +1,43 @@
+// Device URIs of interfaces.md: `DRIVER:TRANSPORT`.
+//   dgt:/dev/ttyACM0       /dev/ttyACM* and /dev/ttyUSB*: libserialport (real USB serial)
+//   dgt:/dev/pts/3         any other path (ptys, /dev/rfcomm0, /dev/ttyS0): plain termios
+//   dgt:tcp:HOST:PORT      raw TCP (ser2net); HOST may be [v6-address]
+//   chessnut:usb, chessnut:usb:BUS.ADDR   libusb (not implemented yet by any driver)
+//   emu-dgt                built-in emulator, no transport
+// A driver name may carry a model after a dot ("dgt.revelation2"); see the driver's README.
+#pragma once
+
+#include "rules/expected.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace eboard::drivers {
+
+enum class TransportKind : std::uint8_t { None, SerialPort, Termios, Tcp, Usb };
+
+/// Where the bytes go.
+struct TransportSpec {
+    TransportKind kind = TransportKind::None;
+    std::string path;         ///< SerialPort, Termios
+    std::string host;         ///< Tcp
+    std::uint16_t port = 0;   ///< Tcp
+    std::string usb_address;  ///< Usb: "" = any matching device, else "BUS.ADDR"
+    bool operator==(const TransportSpec&) const = default;
+};
+
+/// A parsed `--board` URI.
+struct DeviceUri {
+    std::string text;    ///< as given
+    std::string driver;  ///< "dgt"
+    std::string model;   ///< after the dot, may be empty
+    TransportSpec transport;
+};
+
+/// Parses the transport part alone ("/dev/ttyACM0", "tcp:host:4000", "usb:1.4").
+[[nodiscard]] Expected<TransportSpec> parse_transport(std::string_view text);
+/// Parses DRIVER[.MODEL]:TRANSPORT; the transport may be left out only for "emu-" drivers.
+[[nodiscard]] Expected<DeviceUri> parse_device_uri(std::string_view text);
+
+} // namespace eboard::drivers

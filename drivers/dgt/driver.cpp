@@ -1,0 +1,337 @@
+#include "drivers/dgt/driver.hpp"
+
+#include "drivers/core/registry.hpp"
+
+#include <charconv>
+
+namespace eboard::drivers::dgt {
+
+namespace {
+
+std::string ascii_text(std::span<const std::uint8_t> bytes) {
+    std::string s;
+    for (const std::uint8_t b : bytes) s += (b >= 0x20 && b < 0x7f) ? static_cast<char>(b) : '?';
+    return s;
+}
+
+/// Auto orientation: the two ranks at field 0..15 and the two at 48..63 each hold only one
+/// colour, with at least 8 pieces: that is a (Chess960) start position, normal or rotated.
+std::optional<bool> orientation_from_home_ranks(const std::array<std::uint8_t, 64>& codes) {
+    int far_white = 0, far_black = 0, near_white = 0, near_black = 0;
+    for (std::size_t f = 0; f < 64; ++f) {
+        if (f >= 16 && f < 48) continue;
+        const Piece p = piece_from_code(codes[f]);
+        if (p == Piece::None) continue;
+        const bool white = color_of(p) == Color::White;
+        (f < 16 ? (white ? far_white : far_black) : (white ? near_white : near_black))++;
+    }
+    if (far_black >= 8 && far_white == 0 && near_white >= 8 && near_black == 0) return false;
+    if (far_white >= 8 && far_black == 0 && near_black >= 8 && near_white == 0) return true;
+    return std::nullopt;
+}
+
+Millis read_ms(const DriverOptions& o, std::string_view key, Millis fallback, bool& ok) {
+    const auto it = o.params.find(key);
+    if (it == o.params.end()) return fallback;
+    Millis v = 0;
+    const auto& s = it->second;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || p != s.data() + s.size() || v < 0) ok = false;
+    return v;
+}
+
+} // namespace
+
+Expected<DgtOptions> DgtOptions::from_params(const DriverOptions& o) {
+    DgtOptions opt;
+    if (const auto it = o.params.find("orientation"); it != o.params.end()) {
+        if (it->second == "normal") opt.orientation = Orientation::Normal;
+        else if (it->second == "rotated") opt.orientation = Orientation::Rotated;
+        else if (it->second == "auto") opt.orientation = Orientation::Auto;
+        else return Error{"orientation must be normal, rotated or auto, not '" + it->second + "'"};
+    }
+    bool ok = true;
+    opt.clock.ack_timeout_ms = read_ms(o, "ack-timeout-ms", opt.clock.ack_timeout_ms, ok);
+    opt.startup_delay_ms = read_ms(o, "startup-delay-ms", opt.startup_delay_ms, ok);
+    if (!ok) return Error{"dgt: timing options take a number of milliseconds"};
+    return opt;
+}
+
+DgtDriver::DgtDriver(DgtOptions options)
+    : opt_(options), trace_(trace_channel("dgt")),
+      rotated_(options.orientation == Orientation::Rotated),
+      clock_queue_(
+          options.clock, [this](const std::vector<std::uint8_t>& f) { host_->send(f); },
+          [this](const ClockCommandDone& d) {
+              if (!d.ok) trace_.note("clock command " + hex_bytes(std::array{d.command}) + " failed: " + d.error);
+              if (d.command == clk::version) {
+                  clock_probe_pending_ = false;
+                  if (!d.ok) {  // no clock answered: report it, probe again later
+                      clock_model_ = ClockModel::None;
+                      host_->emit(ClockInfo{d.at_ms, ClockModel::None, 0, 0});
+                  }
+              }
+              host_->emit(d);
+          }) {}
+
+void DgtDriver::send(std::initializer_list<std::uint8_t> bytes) {
+    host_->send(std::span<const std::uint8_t>(bytes.begin(), bytes.size()));
+}
+
+void DgtDriver::start(DriverHost& host, Millis now) {
+    host_ = &host;
+    started_at_ = last_rx_ = now;
+    state_ = State::Opening;
+    linked_ = true;
+}
+
+void DgtDriver::on_tick(Millis now) {
+    if (!host_) return;
+    switch (state_) {
+    case State::Opening:
+        if (now - started_at_ < opt_.startup_delay_ms) return;
+        // 40 leaves bus mode (the power-up mode) without a reply; 4d proves a DGT board (15).
+        send({cmd::reset, cmd::send_version});
+        state_ = State::WaitVersion;
+        last_version_request_ = now;
+        return;
+    case State::WaitVersion:
+        if (now - last_version_request_ >= opt_.version_retry_ms) {
+            trace_.note("no VERSION reply; asking again");
+            send({cmd::send_version});
+            last_version_request_ = now;
+        }
+        return;
+    case State::Ready: break;
+    }
+    if (now - last_rx_ >= opt_.keepalive_ms && now - last_ping_ >= opt_.keepalive_ms) {
+        if (missed_ >= opt_.max_missed_keepalives) {
+            lost(now, "board stopped answering");
+            return;
+        }
+        ++missed_;
+        last_ping_ = now;
+        send({cmd::return_serialnr});
+    }
+    if (clock_model_ == ClockModel::None && !clock_probe_pending_ &&
+        now - last_clock_probe_ >= opt_.clock_probe_ms)
+        request_version();
+    clock_queue_.tick(now, state_ == State::Ready);
+}
+
+void DgtDriver::lost(Millis now, const std::string& why) {
+    trace_.note(why + "; restarting the start-up sequence");
+    if (linked_) host_->emit(LinkStatus{now, false, why});
+    linked_ = false;
+    clock_queue_.fail_all(now, why);
+    clock_probe_pending_ = false;
+    state_ = State::WaitVersion;
+    missed_ = 0;
+    send({cmd::reset, cmd::send_version});
+    last_version_request_ = now;
+}
+
+void DgtDriver::on_version(int major, int minor, Millis now) {
+    info_.driver = "dgt";
+    info_.version_major = major;
+    info_.version_minor = minor;
+    info_.at_ms = now;
+    host_->emit(info_);
+    if (state_ == State::Ready) return;
+    if (!linked_) host_->emit(LinkStatus{now, true, "board answers again"});
+    linked_ = true;
+    state_ = State::Ready;
+    // Fewer than 10 bytes in one go: the board's input buffer is about 10 bytes (1).
+    send({cmd::return_serialnr, cmd::send_brd,
+          opt_.update_nice ? cmd::send_update_nice : cmd::send_update});
+    if (opt_.quirks & quirk::long_serial) send({cmd::return_long_serialnr});
+    if (opt_.quirks & quirk::bluetooth) send({cmd::send_battery});
+    request_version();  // clock present? (15 step 6)
+}
+
+void DgtDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
+    last_rx_ = now;
+    missed_ = 0;
+    const std::uint8_t id = p[0];
+    const auto data = p.subspan(3);
+    switch (id) {
+    case msg::board_dump: on_board_dump(data.first<64>(), now); break;
+    case msg::field_update: on_field_update(data[0], data[1], now); break;
+    case msg::bwtime: on_bwtime(data.first<7>(), now); break;
+    case msg::version: on_version(data[0], data[1], now); break;
+    case msg::serialnr:
+        info_.serial = ascii_text(data);
+        info_.at_ms = now;
+        host_->emit(info_);
+        break;
+    case msg::long_serialnr:
+        info_.long_serial = ascii_text(data);
+        info_.at_ms = now;
+        host_->emit(info_);
+        break;
+    case msg::trademark:
+        info_.trademark = ascii_text(data);
+        info_.at_ms = now;
+        host_->emit(info_);
+        break;
+    case msg::busadres:
+        info_.bus_address = (data[0] << 7) | data[1];
+        info_.at_ms = now;
+        host_->emit(info_);
+        break;
+    case msg::battery:
+        host_->emit(BatteryInfo{now, data[0], (data[8] & 1) != 0, (data[8] & 2) != 0});
+        break;
+    case msg::ee_moves: trace_.note("EEPROM dump ignored (" + std::to_string(p.size()) + " bytes)"); break;
+    default: trace_.note("unknown message " + hex_bytes(p.first(1)) + " ignored"); break;
+    }
+}
+
+void DgtDriver::on_board_dump(std::span<const std::uint8_t, 64> codes, Millis now) {
+    std::copy(codes.begin(), codes.end(), codes_.begin());
+    if (opt_.orientation == Orientation::Auto) {
+        if (const auto rot = orientation_from_home_ranks(codes_); rot && *rot != rotated_) {
+            trace_.note(*rot ? "board is rotated (white on the connector's right)"
+                             : "board is in normal orientation");
+            rotated_ = *rot;
+        }
+    }
+    have_dump_ = true;
+    host_->emit(BoardDump{now, board()});
+}
+
+void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, Millis now) {
+    if (field >= 64) {
+        trace_.note("field update for field " + std::to_string(field) + " ignored");
+        return;
+    }
+    if (code > 12) trace_.note("field update with code " + hex_bytes(std::array{code}) +
+                               " (magic piece or S bit): treated as empty");
+    codes_[field] = code;
+    host_->emit(SquareChanged{now, field_to_square(field, rotated_),
+                              SquareReading::of(piece_from_code(code))});
+}
+
+void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, Millis now) {
+    if (is_clock_ack(data)) {
+        on_clock_ack(decode_clock_ack(data), now);
+        return;
+    }
+    if (std::all_of(data.begin(), data.end(), [](std::uint8_t b) { return b == 0; })) {
+        trace_.note("all-zero BWTIME ignored (Bluetooth firmware quirk, 10.1)");
+        return;
+    }
+    auto t = decode_time_report(data);
+    if (!t) {
+        trace_.note(t.error().message);
+        return;
+    }
+    t->at_ms = now;
+    if (!t->connected && last_connected_.value_or(true)) {
+        clock_model_ = ClockModel::None;
+        host_->emit(ClockInfo{now, ClockModel::None, 0, 0});
+    } else if (t->connected && !last_connected_.value_or(true) && !clock_probe_pending_) {
+        request_version();  // a clock was plugged in
+    }
+    last_connected_ = t->connected;
+    if (t->connected) {
+        if (last_lever_ && *last_lever_ != t->lever_high) host_->emit(ClockLever{now, t->lever_high});
+        last_lever_ = t->lever_high;
+    }
+    host_->emit(*t);
+}
+
+void DgtDriver::on_clock_ack(const ClockAck& ack, Millis now) {
+    if (ack.ack1 >= 0x80) {  // generated by the clock on its own (10.2)
+        if (ack.ack1 == clk::auto_button) {
+            host_->emit(ClockButton{now, button_from_code(ack.ack3), ack.ack3, ack.ack2});
+        } else {
+            trace_.note("clock says " + hex_bytes(std::array{ack.ack1}));
+        }
+        return;
+    }
+    if (ack.ack0 == clk::ack_ok && ack.ack1 == clk::version) {
+        const int major = ack.ack2 >> 4, minor = ack.ack2 & 15;
+        // python-asyncdgt: version 2.x is a DGT3000 (ASCII text), anything else a DGT XL.
+        clock_model_ = major == 2 ? ClockModel::Dgt3000 : ClockModel::DgtXl;
+        host_->emit(ClockInfo{now, clock_model_, major, minor});
+    }
+    if (!clock_queue_.on_ack(ack, now))
+        trace_.note("ACK without a matching command in flight: " +
+                    hex_bytes(std::array{ack.ack0, ack.ack1, ack.ack2, ack.ack3}));
+}
+
+void DgtDriver::on_resync(Millis now) {
+    (void)now;
+    // After garbage the shadow board may have missed an update: read it whole (8).
+    if (state_ == State::Ready) request_board_dump();
+}
+
+void DgtDriver::request_board_dump() {
+    if (host_) send({cmd::send_brd});
+}
+
+BoardState DgtDriver::board() const {
+    return board_from_codes(std::span<const std::uint8_t, 64>(codes_), rotated_);
+}
+
+void DgtDriver::send_clock(std::uint8_t command, std::vector<std::uint8_t> frame) {
+    clock_queue_.push(command, std::move(frame));
+}
+
+void DgtDriver::set_and_run(Millis left_ms, Millis right_ms, ClockRun run) {
+    send_clock(clk::setnrun, setnrun_frame(left_ms, right_ms, run));
+}
+
+void DgtDriver::show_text(std::string_view text, bool beep_too) {
+    switch (clock_model_) {
+    case ClockModel::Dgt3000: send_clock(clk::ascii, ascii_frame(text, beep_too ? 2 : 0)); break;
+    case ClockModel::DgtXl: send_clock(clk::display, xl_display_frame(text, beep_too)); break;
+    case ClockModel::None:
+        if (host_) host_->emit(ClockCommandDone{last_rx_, clk::ascii, false, 0, "no clock connected"});
+        break;
+    }
+}
+
+void DgtDriver::beep(Millis duration_ms) { send_clock(clk::beep, beep_frame(duration_ms)); }
+void DgtDriver::end_display() { send_clock(clk::end, clock_frame(clk::end, {})); }
+
+void DgtDriver::request_version() {
+    clock_probe_pending_ = true;
+    last_clock_probe_ = last_rx_;
+    send_clock(clk::version, clock_frame(clk::version, {}));
+}
+
+void DgtDriver::request_times() {
+    if (host_) send({cmd::send_clk});
+}
+
+namespace {
+
+const DriverRegistration registration{DriverInfo{
+    "dgt",
+    "DGT electronic boards (serial, USB, Bluetooth, Revelation II) with DGT3000/XL clock",
+    {
+        {"classic", "USB or RS-232 board", SerialSettings{}, 0},
+        {"bluetooth", "Bluetooth board (/dev/rfcommN)", SerialSettings{},
+         quirk::bluetooth | quirk::long_serial},
+        {"revelation2", "Revelation II", SerialSettings{}, quirk::bluetooth | quirk::long_serial},
+    },
+    {
+        // dgt.md 19: none of these comes from DGT; probe with 4d before trusting them.
+        {0x04d8, 0x000a, "Microchip CDC-ACM (picochess #150)", false},
+        {0x045b, 0x8111, "WebSerial filter (fnogatz/dgtchess #14)", false},
+        {0x0403, 0x6001, "FTDI FT232, older USB boards (picochess #44)", false},
+    },
+    [](const DriverOptions& o) -> std::unique_ptr<Driver> {
+        auto opt = DgtOptions::from_params(o);
+        if (!opt) return nullptr;
+        const DriverInfo* self = find_driver("dgt");
+        if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
+        return std::make_unique<DgtDriver>(opt.value());
+    },
+}};
+
+} // namespace
+
+} // namespace eboard::drivers::dgt

@@ -1,0 +1,101 @@
+// The DGT serial board driver (dgt.md): start-up, board dump and field updates with
+// orientation, serial/version/battery, keep-alive, and the DGT3000 / DGT XL clock driven
+// through the board. See drivers/dgt/README.md for the quirks it handles.
+#pragma once
+
+#include "drivers/core/driver.hpp"
+#include "drivers/core/registry.hpp"
+#include "drivers/dgt/clock_queue.hpp"
+#include "drivers/dgt/protocol.hpp"
+
+#include <array>
+#include <optional>
+
+namespace eboard::drivers::dgt {
+
+/// How the board stands (dgt.md 7).
+enum class Orientation : std::uint8_t {
+    Normal,   ///< connector (and clock) on white's left: field 0 = a8
+    Rotated,  ///< white sits on the connector's right: field f = game square 63 - f
+    Auto,     ///< decided from dumps whose home ranks hold only one colour each
+};
+
+/// Quirk flags of DGT models (ModelInfo::quirks).
+namespace quirk {
+inline constexpr std::uint32_t bluetooth = 1u << 0;      ///< half-speed scans; has a battery (4c)
+inline constexpr std::uint32_t long_serial = 1u << 1;    ///< answers 55 (Revelation II, BT)
+}
+
+struct DgtOptions {
+    Orientation orientation = Orientation::Auto;
+    std::uint32_t quirks = 0;
+    bool update_nice = true;           ///< UPDATE_NICE (4b) rather than UPDATE (43)
+    Millis startup_delay_ms = 300;     ///< quiet time after open before the first command (15)
+    Millis version_retry_ms = 2000;    ///< resend 4d until a VERSION arrives (15)
+    Millis keepalive_ms = 1500;        ///< send 45 after this much silence (15)
+    int max_missed_keepalives = 3;     ///< then the board counts as gone; start-up again
+    Millis clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
+    ClockCommandQueue::Options clock;  ///< ACK timeout and retries (11)
+
+    /// Reads "orientation" (normal|rotated|auto), "ack-timeout-ms", "startup-delay-ms".
+    [[nodiscard]] static Expected<DgtOptions> from_params(const DriverOptions& o);
+};
+
+class DgtDriver final : public Driver, public ClockControl {
+  public:
+    explicit DgtDriver(DgtOptions options = {});
+
+    [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }
+    [[nodiscard]] std::string_view trace_name() const override { return "dgt"; }
+    void start(DriverHost& host, Millis now) override;
+    void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
+    void on_resync(Millis now) override;
+    void on_tick(Millis now) override;
+    void request_board_dump() override;
+    [[nodiscard]] ClockControl* clock() override { return this; }
+
+    void set_and_run(Millis left_ms, Millis right_ms, ClockRun run) override;
+    void show_text(std::string_view text, bool beep) override;
+    void beep(Millis duration_ms) override;
+    void end_display() override;
+    void request_version() override;
+    void request_times() override;
+
+    /// The board as last decoded (dumps + field updates), oriented.
+    [[nodiscard]] BoardState board() const;
+    [[nodiscard]] bool rotated() const noexcept { return rotated_; }
+    [[nodiscard]] bool ready() const noexcept { return state_ == State::Ready; }
+    [[nodiscard]] ClockModel clock_model() const noexcept { return clock_model_; }
+
+  private:
+    enum class State : std::uint8_t { Opening, WaitVersion, Ready };
+    void send(std::initializer_list<std::uint8_t> bytes);
+    void send_clock(std::uint8_t command, std::vector<std::uint8_t> frame);
+    void on_board_dump(std::span<const std::uint8_t, 64> codes, Millis now);
+    void on_field_update(std::uint8_t field, std::uint8_t code, Millis now);
+    void on_bwtime(std::span<const std::uint8_t, 7> data, Millis now);
+    void on_clock_ack(const ClockAck& ack, Millis now);
+    void on_version(int major, int minor, Millis now);
+    void lost(Millis now, const std::string& why);
+
+    DgtOptions opt_;
+    FrameRule rule_;
+    const TraceChannel& trace_;
+    DriverHost* host_ = nullptr;
+    State state_ = State::Opening;
+    Millis started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0;
+    Millis last_clock_probe_ = 0;
+    int missed_ = 0;
+    bool linked_ = false;
+    DeviceInfo info_;
+    std::array<std::uint8_t, 64> codes_{};  // shadow board in field numbering (python-asyncdgt)
+    bool rotated_ = false;
+    bool have_dump_ = false;
+    ClockModel clock_model_ = ClockModel::None;
+    bool clock_probe_pending_ = false;
+    std::optional<ClockSide> last_lever_;
+    std::optional<bool> last_connected_;
+    ClockCommandQueue clock_queue_;
+};
+
+} // namespace eboard::drivers::dgt

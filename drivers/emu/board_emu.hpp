@@ -1,0 +1,106 @@
+// A wire-level DGT board (with its DGT3000/XL clock) as a pure state machine: bytes from the
+// host go in with the current time, reply chunks come out. It answers the commands of
+// dgt.md section 3 as that document says (checklist: section 20) and turns a simulated
+// player's lifts and places into FIELD_UPDATEs with real scan dynamics (section 8).
+// DgtEmulator (dgt_emulator.hpp) runs it behind a pty; tests can also drive it directly.
+#pragma once
+
+#include "drivers/core/board_state.hpp"
+#include "drivers/emu/clock_emu.hpp"
+#include "drivers/emu/replay.hpp"
+
+#include <deque>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace eboard::drivers::emu {
+
+struct DgtEmulatorOptions {
+    BoardState position = BoardState::start_position();  ///< what stands on the board
+    bool rotated = false;              ///< white sits on the connector's right (dgt.md 7)
+    std::string serial = "25805";      ///< 5 digits (record.txt's board)
+    int version_major = 3, version_minor = 1;
+    std::string long_serial = "3.36012345";
+    std::string trademark = "DGT Projects - This DGT board is produced by DGT Projects.";
+    std::optional<int> battery_percent;  ///< answer 4c (Bluetooth boards) when set
+    bool start_in_bus_mode = true;     ///< power-up state (dgt.md 2, 16)
+
+    // Scan dynamics (dgt.md 8).
+    Millis scan_period_ms = 0;         ///< 0: report every change at once; else one scan per period,
+                                       ///< changed fields reported in field order (a8..h1)
+    double bounce_probability = 0;     ///< a placed piece is reported, then empty, then again
+    double noise_probability = 0;      ///< garbage bytes / a bad header before a message
+    unsigned seed = 1;                 ///< for the probabilities above and fragmentation
+
+    // Clock.
+    ClockEmuOptions clock;
+    Millis ack_latency_ms = 0;         ///< ACKs arrive this long after the command (0.1-2 s real)
+    int drop_acks = 0;                 ///< this many clock ACKs are lost (tests the retries)
+
+    std::size_t input_buffer = 0;      ///< > 0: bytes beyond this in one burst are dropped (dgt.md 1)
+    std::size_t fragment_max = 0;      ///< > 0: DgtEmulator writes replies in 1..N byte pieces
+    std::vector<RecordedExchange> replay;  ///< answer with these recorded replies (record.txt)
+};
+
+/// The board's mode (dgt.md 2).
+enum class BoardMode : std::uint8_t { Bus, Idle, UpdateBoard, Update, UpdateNice };
+
+class DgtBoardEmu {
+  public:
+    explicit DgtBoardEmu(DgtEmulatorOptions options = {});
+
+    /// Bytes the host wrote, at time `now`.
+    void receive(std::span<const std::uint8_t> bytes, Millis now);
+    /// Runs scans, the clock and delayed ACKs up to `now`.
+    void tick(Millis now);
+    /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
+    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output();
+
+    // The simulated player (squares in game numbering; the board converts with `rotated`).
+    void lift(Square s, Millis now);
+    void place(Square s, Piece p, Millis now);
+    void set_position(const BoardState& b, Millis now);
+    void press_lever(ClockSide side, Millis now);
+    void press_button(int button, Millis now);
+    void set_clock_connected(bool connected, Millis now);
+    void set_drop_acks(int n) { opt_.drop_acks = n; }
+
+    [[nodiscard]] const BoardState& position() const { return board_; }
+    [[nodiscard]] BoardMode mode() const { return mode_; }
+    [[nodiscard]] const ClockEmu& clock() const { return clock_; }
+    [[nodiscard]] const std::vector<std::uint8_t>& received() const { return received_; }
+    [[nodiscard]] int acks_dropped() const { return acks_dropped_; }
+    [[nodiscard]] int error_acks_sent() const { return error_acks_; }
+
+  private:
+    void command(std::uint8_t c, std::span<const std::uint8_t> frame, Millis now);
+    void emit(std::vector<std::uint8_t> message);
+    void emit_raw(std::vector<std::uint8_t> chunk);
+    void maybe_noise();
+    void report_field(int field, std::uint8_t code);
+    void scan(Millis now);
+    void send_ack(const dgt::ClockAck& ack);
+    bool replay(std::uint8_t c);
+    [[nodiscard]] bool update_mode() const;
+    [[nodiscard]] std::size_t frame_size(std::span<const std::uint8_t> in) const;
+
+    DgtEmulatorOptions opt_;
+    BoardState board_;                       // physical position, game numbering
+    std::array<std::uint8_t, 64> reported_{};  // what the host was last told, field numbering
+    BoardMode mode_;
+    ClockEmu clock_;
+    std::vector<std::uint8_t> in_;           // partial host command
+    std::vector<std::uint8_t> received_;     // every host byte, for tests
+    std::vector<std::vector<std::uint8_t>> out_;
+    std::mt19937 rng_;
+    Millis next_scan_ = 0, last_bwtime_ = 0;
+    std::array<std::uint8_t, 10> last_report_{};
+    struct PendingAck { Millis due; dgt::ClockAck ack; };
+    std::deque<PendingAck> acks_;
+    int acks_dropped_ = 0, error_acks_ = 0;
+    std::size_t replay_pos_ = 0;
+};
+
+} // namespace eboard::drivers::emu

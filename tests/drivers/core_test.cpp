@@ -1,0 +1,155 @@
+// drivers/core: URIs, serial settings, board state, registry, trace switch, TCP transport.
+#include "harness.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace eboard;
+using namespace eboard::drivers;
+using namespace eboard::drivers::test;
+
+TEST_CASE("uri: DRIVER:TRANSPORT as in interfaces.md") {
+    auto a = parse_device_uri("dgt:/dev/ttyACM0");
+    REQUIRE(a.has_value());
+    CHECK(a->driver == "dgt");
+    CHECK(a->transport.kind == TransportKind::SerialPort);
+    CHECK(a->transport.path == "/dev/ttyACM0");
+    auto b = parse_device_uri("dgt:/dev/pts/3");
+    REQUIRE(b.has_value());
+    CHECK(b->transport.kind == TransportKind::Termios);
+    auto c = parse_device_uri("dgt.bluetooth:tcp:raspberrypi:4000");
+    REQUIRE(c.has_value());
+    CHECK(c->model == "bluetooth");
+    CHECK(c->transport.kind == TransportKind::Tcp);
+    CHECK(c->transport.host == "raspberrypi");
+    CHECK(c->transport.port == 4000);
+    auto d = parse_device_uri("dgt:tcp:[::1]:2000");
+    REQUIRE(d.has_value());
+    CHECK(d->transport.host == "::1");
+    auto e = parse_device_uri("chessnut:usb:1.4");
+    REQUIRE(e.has_value());
+    CHECK(e->transport.kind == TransportKind::Usb);
+    CHECK(e->transport.usb_address == "1.4");
+    CHECK(parse_device_uri("emu-dgt").has_value());
+    CHECK_FALSE(parse_device_uri("dgt").has_value());
+    CHECK_FALSE(parse_device_uri("dgt:tcp:host").has_value());
+    CHECK_FALSE(parse_device_uri("dgt:tcp:host:99999").has_value());
+    CHECK_FALSE(parse_device_uri("dgt:ttyUSB0").has_value());
+    CHECK_FALSE(parse_device_uri(":/dev/x").has_value());
+}
+
+TEST_CASE("serial settings: 9600/8n1 and 7o1") {
+    auto a = SerialSettings::parse("9600/8n1");
+    REQUIRE(a.has_value());
+    CHECK(a->baud == 9600);
+    CHECK(a->parity == Parity::None);
+    auto b = SerialSettings::parse("38400/7o1");
+    REQUIRE(b.has_value());
+    CHECK(b->data_bits == 7);
+    CHECK(b->parity == Parity::Odd);
+    CHECK(b->str() == "38400/7o1");
+    CHECK_FALSE(SerialSettings::parse("9600").has_value());
+    CHECK_FALSE(SerialSettings::parse("9600/9n1").has_value());
+    CHECK_FALSE(SerialSettings::parse("x/8n1").has_value());
+}
+
+TEST_CASE("board state: FEN placement round trip, unknown occupants, rotation") {
+    const auto s = BoardState::start_position();
+    CHECK(s.placement() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    CHECK(s.occupancy() == 0xffff00000000ffffULL);
+    const std::string eight(8, '?');  // (a literal "??/" would be a trigraph)
+    auto o = BoardState::from_placement(eight + "/8/8/8/8/8/8/4?3 w - - 0 1");
+    REQUIRE(o.has_value());
+    CHECK(o->at(Square::parse("e1")) == SquareReading::unknown_occupant());
+    CHECK(o->placement() == eight + "/8/8/8/8/8/8/4?3");
+    CHECK(s.rotated().at(Square::parse("d8")).piece == Piece::WKing);  // e1 turned round
+    CHECK(s.rotated().rotated() == s);
+    const auto bad = BoardState::from_placement("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().column == 14);
+    CHECK_FALSE(BoardState::from_placement("8/8/8").has_value());
+    CHECK_FALSE(BoardState::from_placement("9/8/8/8/8/8/8/8").has_value());
+}
+
+TEST_CASE("registry: the dgt driver registered itself with models and USB ids") {
+    const DriverInfo* d = find_driver("dgt");
+    REQUIRE(d != nullptr);
+    CHECK(d->model("")->name == "classic");
+    CHECK(d->model("bluetooth") != nullptr);
+    CHECK(d->model("nope") == nullptr);
+    CHECK(d->model("")->serial.str() == "9600/8n1");
+    CHECK_FALSE(d->usb_ids.empty());
+    DriverOptions opt;
+    opt.params["orientation"] = "sideways";
+    CHECK(d->create(opt) == nullptr);
+    opt.params["orientation"] = "rotated";
+    CHECK(d->create(opt) != nullptr);
+}
+
+TEST_CASE("trace: switchable at run time, wire logged both ways in hex") {
+    std::vector<std::string> lines;
+    set_trace_sink([&](std::string_view l) { lines.emplace_back(l); });
+    TraceChannel& ch = trace_channel("unit-trace");
+    ch.sent(std::vector<std::uint8_t>{0x40});
+    CHECK(lines.empty());
+    CHECK(enable_traces("core,unit-trace"));
+    ch.sent(std::vector<std::uint8_t>{0x40, 0x4d});
+    ch.received(std::vector<std::uint8_t>{0x93, 0x00});
+    ch.note("hello");
+    disable_traces();
+    ch.note("not logged");
+    set_trace_sink(nullptr);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "unit-trace > 40 4d");
+    CHECK(lines[1] == "unit-trace < 93 00");
+    CHECK(lines[2] == "unit-trace : hello");
+}
+
+TEST_CASE("tcp transport: bytes both ways over loopback, peer close = disconnected") {
+    const int srv = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(srv >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(srv, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(::getsockname(srv, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    REQUIRE(::listen(srv, 1) == 0);
+    auto spec = parse_transport("tcp:127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
+    REQUIRE(spec.has_value());
+    auto t = open_transport(spec.value(), SerialSettings{});
+    REQUIRE(t.has_value());
+    const int peer = ::accept(srv, nullptr, nullptr);
+    REQUIRE(peer >= 0);
+    const std::uint8_t cmd = 0x4d;
+    REQUIRE(t.value()->write(std::span<const std::uint8_t>(&cmd, 1)));
+    std::uint8_t got = 0;
+    REQUIRE(::read(peer, &got, 1) == 1);
+    CHECK(got == 0x4d);
+    const std::uint8_t reply[] = {0x93, 0x00, 0x05, 0x03, 0x01};
+    REQUIRE(::write(peer, reply, sizeof reply) == 5);
+    std::array<std::uint8_t, 16> buf{};
+    std::size_t n = 0;
+    for (int i = 0; i < 100 && n < 5; ++i) n += t.value()->read(std::span(buf).subspan(n), 50);
+    CHECK(n == 5);
+    ::close(peer);
+    for (int i = 0; i < 100 && !t.value()->disconnected(); ++i) (void)t.value()->read(buf, 50);
+    CHECK(t.value()->disconnected());
+    ::close(srv);
+}
+
+TEST_CASE("transports: clear errors for missing devices and refused connections") {
+    CHECK_FALSE(open_termios("/nonexistent/tty", SerialSettings{}).has_value());
+    CHECK_FALSE(open_serialport("/dev/ttyUSB99", SerialSettings{}).has_value());
+    auto bad_baud = SerialSettings{};
+    bad_baud.baud = 12345;
+    CHECK_FALSE(open_termios("/dev/null", bad_baud).has_value());
+    CHECK_FALSE(open_termios("/dev/null", SerialSettings{}).has_value());  // not a terminal
+    CHECK_FALSE(open_device("nosuch:/dev/null", nullptr).has_value());
+    TransportSpec usb;
+    usb.kind = TransportKind::Usb;
+    CHECK_FALSE(open_transport(usb, SerialSettings{}).has_value());
+}

@@ -1,0 +1,174 @@
+// The DGT driver on byte buffers with simulated time: the start-up sequence (dgt.md 15), the
+// clock command rules (11: one in flight, ACK, at most 3 retries 2 s apart), keep-alive.
+#include "harness.hpp"
+
+using namespace eboard;
+using namespace eboard::drivers;
+using namespace eboard::drivers::test;
+using namespace eboard::drivers::dgt;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+const Bytes kVersion = {0x93, 0x00, 0x05, 0x03, 0x01};
+const Bytes kClockVersionAck = {0x8d, 0x00, 0x0a, 0x0a, 0x10, 0x09, 0x0a, 0x20, 0x00, 0x00};
+const Bytes kSetnrunAck = {0x8d, 0x00, 0x0a, 0x0a, 0x10, 0x0a, 0x0a, 0x00, 0x00, 0x00};
+const Bytes kErrorAck = {0x8d, 0x00, 0x0a, 0x0a, 0x20, 0x00, 0x0a, 0x00, 0x00, 0x00};
+
+/// A driver past its start-up with a DGT3000 attached; `sent` cleared.
+struct Ready {
+    RecordingHost host;
+    DgtDriver driver;
+    Ready() : driver(DgtOptions{}) {
+        driver.start(host, 0);
+        driver.on_tick(300);
+        feed(driver, kVersion, 350);
+        driver.on_tick(360);
+        feed(driver, kClockVersionAck, 400);
+        driver.on_tick(410);
+        host.take_sent();
+    }
+};
+
+std::size_t count_frames(const Bytes& sent, const Bytes& frame) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i + frame.size() <= sent.size(); ++i)
+        if (std::equal(frame.begin(), frame.end(), sent.begin() + static_cast<std::ptrdiff_t>(i))) ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("dgt 15 start-up: wait, reset + version, then serial, dump, UPDATE_NICE, clock version") {
+    RecordingHost host;
+    DgtDriver driver;
+    driver.start(host, 1000);
+    driver.on_tick(1100);
+    CHECK(host.sent.empty());  // quiet time after open
+    driver.on_tick(1300);
+    CHECK(host.take_sent() == Bytes{0x40, 0x4d});
+    driver.on_tick(3300);  // no VERSION within 2 s: ask again
+    CHECK(host.take_sent() == Bytes{0x4d});
+    feed(driver, kVersion, 3400);
+    CHECK(driver.ready());
+    driver.on_tick(3410);
+    CHECK(host.take_sent() == Bytes{0x45, 0x42, 0x4b, 0x2b, 0x03, 0x03, 0x09, 0x00});
+    feed(driver, kClockVersionAck, 3600);
+    CHECK(driver.clock_model() == ClockModel::Dgt3000);
+    REQUIRE(host.all<ClockInfo>().size() == 1);
+    CHECK(host.all<ClockInfo>()[0].version_major == 2);
+}
+
+TEST_CASE("dgt 11 one clock command in flight: the next waits for the ACK") {
+    Ready r;
+    r.driver.set_and_run(60000, 60000, ClockRun::Left);
+    r.driver.beep(500);
+    r.driver.on_tick(500);
+    const Bytes first = r.host.take_sent();
+    CHECK(first == setnrun_frame(60000, 60000, ClockRun::Left));
+    r.driver.on_tick(900);
+    CHECK(r.host.sent.empty());  // beep still waits
+    feed(r.driver, kSetnrunAck, 1000);
+    r.driver.on_tick(1000);
+    CHECK(r.host.take_sent() == beep_frame(500));
+    const auto done = r.host.all<ClockCommandDone>();
+    REQUIRE(done.size() == 2);  // version, setnrun
+    CHECK(done[1].command == clk::setnrun);
+    CHECK(done[1].ok);
+    CHECK(done[1].attempts == 1);
+}
+
+TEST_CASE("dgt 11 no ACK: at most 3 retries, 2 s apart, then reported as failed") {
+    Ready r;
+    r.driver.set_and_run(1000, 1000, ClockRun::None);
+    const Bytes frame = setnrun_frame(1000, 1000, ClockRun::None);
+    std::vector<Millis> sends;
+    for (Millis t = 500; t <= 12000; t += 50) {
+        r.driver.on_tick(t);
+        if (!r.host.sent.empty()) {
+            CHECK(r.host.take_sent() == frame);
+            sends.push_back(t);
+        }
+        feed(r.driver, {0x91, 0x00, 0x08, '2', '5', '8', '0', '5'}, t);  // board stays alive
+    }
+    REQUIRE(sends.size() == 4);  // first send + 3 retries
+    for (std::size_t i = 1; i < sends.size(); ++i) CHECK(sends[i] - sends[i - 1] == 2000);
+    const auto done = r.host.all<ClockCommandDone>();
+    REQUIRE(done.back().command == clk::setnrun);
+    CHECK_FALSE(done.back().ok);
+    CHECK(done.back().attempts == 4);
+    CHECK(done.back().error.find("3 retries") != std::string::npos);
+}
+
+TEST_CASE("dgt 11 error ACK: resent once, a second error gives up") {
+    Ready r;
+    r.driver.set_and_run(1000, 1000, ClockRun::Right);
+    r.driver.on_tick(500);
+    r.host.take_sent();
+    feed(r.driver, kErrorAck, 600);
+    CHECK(r.host.take_sent() == setnrun_frame(1000, 1000, ClockRun::Right));
+    feed(r.driver, kErrorAck, 700);
+    CHECK(r.host.sent.empty());
+    const auto done = r.host.all<ClockCommandDone>();
+    CHECK_FALSE(done.back().ok);
+    CHECK(done.back().error.find("error ACK 20") != std::string::npos);
+}
+
+TEST_CASE("dgt 11 display texts are coalesced: only the newest pending text is sent") {
+    Ready r;
+    r.driver.beep(100);
+    r.driver.show_text("first", false);
+    r.driver.show_text("second", false);
+    r.driver.on_tick(500);
+    r.host.take_sent();
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x0a, 0x10, 0x0b, 0x0a, 0x00, 0x00, 0x00}, 600);  // beep ACK
+    r.driver.on_tick(600);
+    CHECK(r.host.take_sent() == ascii_frame("second", 0));
+}
+
+TEST_CASE("dgt 13 lever change from BWTIME status bit 1") {
+    Ready r;
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x11}, 500);
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x04, 0x59, 0x0b}, 1500);
+    const auto lever = r.host.all<ClockLever>();
+    REQUIRE(lever.size() == 1);
+    CHECK(lever[0].high == ClockSide::Right);
+    const auto times = r.host.all<ClockTimes>();
+    REQUIRE(times.size() == 2);
+    CHECK(times[1].left_ms == 299000);
+}
+
+TEST_CASE("dgt 15 keep-alive: silence brings 45 pings, 3 missed mean the board is gone") {
+    Ready r;
+    Millis t = 410;
+    int pings = 0;
+    for (; t < 10000 && r.host.all<LinkStatus>().empty(); t += 100) {
+        r.driver.on_tick(t);
+        for (const std::uint8_t b : r.host.take_sent()) pings += b == 0x45;
+    }
+    CHECK(pings == 3);
+    const auto link = r.host.all<LinkStatus>();
+    REQUIRE(link.size() == 1);
+    CHECK_FALSE(link[0].connected);
+    CHECK_FALSE(r.driver.ready());
+    feed(r.driver, kVersion, t + 100);  // back again
+    CHECK(r.driver.ready());
+    CHECK(r.host.all<LinkStatus>().back().connected);
+}
+
+TEST_CASE("dgt clock text without a clock fails at once") {
+    RecordingHost host;
+    DgtDriver driver;
+    driver.start(host, 0);
+    driver.show_text("hi", false);
+    REQUIRE(host.all<ClockCommandDone>().size() == 1);
+    CHECK_FALSE(host.all<ClockCommandDone>()[0].ok);
+}
+
+TEST_CASE("dgt clock-queue: 4 frames counted in a burst of retries") {
+    // count_frames sanity so the retry test above cannot pass on an empty buffer.
+    const Bytes f = {0x2b, 0x03, 0x03, 0x09, 0x00};
+    Bytes s = f;
+    s.insert(s.end(), f.begin(), f.end());
+    CHECK(count_frames(s, f) == 2);
+}
