@@ -90,7 +90,7 @@ TEST_CASE("4.7.1 capture with the capturing piece lifted first and the captured 
     r.feed(h);
     REQUIRE(r.made.empty());
     h.place(sq("d5"), Piece::WPawn);
-    h.wait(100);
+    h.wait(400);  // occupancy only: a capture stands once the hand has left (settle time)
     r.feed(h);
     REQUIRE(r.made == std::vector<std::string>{"e4d5"});
     REQUIRE(r.irregularities() == 0);
