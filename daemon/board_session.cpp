@@ -91,9 +91,6 @@ Expected<bool> BoardSession::move(int ply, Move m, bool completed, std::optional
     auto e = game_->play(ply, m, completed, clock);
     if (!e) return e.error();
     if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
-    if (auto r = game_->result_by_rule(); r && completed) {
-        (void)result(r->result, r->termination, false, now_ms);
-    }
     return true;
 }
 
@@ -102,7 +99,6 @@ Expected<bool> BoardSession::complete(int ply, std::optional<MoveClock> clock, s
     auto e = game_->complete(ply, clock);
     if (!e) return e.error();
     if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
-    if (auto r = game_->result_by_rule()) (void)result(r->result, r->termination, false, now_ms);
     return true;
 }
 

@@ -7,11 +7,15 @@
 #include <boost/asio/post.hpp>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "daemon/board_link.hpp"
+#include "daemon/console.hpp"
+#include "daemon/device_link.hpp"
+#include "daemon/simulation.hpp"
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
 
@@ -21,8 +25,10 @@ Daemon::Daemon(Config config)
     : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_) {}
 
 Daemon::~Daemon() {
+    if (simulation_) simulation_->stop();
     for (auto& l : links_) l->stop();
     links_.clear();
+    simulation_.reset();
     if (server_) server_->close();
     if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
 }
@@ -58,7 +64,31 @@ Expected<bool> Daemon::open_events_sink() {
     return true;
 }
 
+BoardLink* Daemon::link_of(const BoardSession* board) {
+    for (std::size_t i = 0; i < boards_.size() && i < links_.size(); ++i)
+        if (boards_[i].get() == board) return links_[i].get();
+    return nullptr;
+}
+
+Expected<bool> Daemon::open_simulation() {
+    // A fresh state directory unless one is given, so that every demo starts a new game.
+    if (config_.state_dir.empty() && !std::getenv("STATE_DIRECTORY")) {
+        char tmpl[] = "/tmp/eboardd-simulate-XXXXXX";
+        if (!::mkdtemp(tmpl)) return Error{std::string("--simulate: mkdtemp: ") + std::strerror(errno)};
+        config_.state_dir = tmpl;
+    }
+    if (config_.pgn_dir.empty()) config_.pgn_dir = resolve_state_dir(config_) + "/pgn";
+    auto sim = Simulation::open(*config_.simulate, config_.speed);
+    if (!sim) return sim.error();
+    simulation_ = std::move(*sim);
+    config_.boards.insert(config_.boards.begin(), simulation_->board());
+    return true;
+}
+
 Expected<bool> Daemon::open() {
+    if (config_.simulate) {
+        if (auto ok = open_simulation(); !ok) return ok;
+    }
     const std::string state_dir = resolve_state_dir(config_);
     auto store = Store::open(state_dir);
     if (!store) return store.error();
@@ -76,8 +106,16 @@ Expected<bool> Daemon::open() {
     }
     recorder_->add_sink([this](const Event&, const std::string& line) { server_->broadcast(line); });
 
-    for (const auto& b : config_.boards)
+    if (simulation_) {
+        recorder_->add_sink([this](const Event& e, const std::string&) {
+            if (event_board(e) == "simulated") simulation_->observe(e);
+        });
+        if (config_.events != "-") recorder_->add_sink(console_sink());
+    }
+    for (const auto& b : config_.boards) {
         boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
+        links_.push_back(std::make_unique<DeviceLink>(io_, *boards_.back(), config_));
+    }
     // Unfinished games resume on their boards (after a crash or a restart).
     for (const auto& id : store_->unfinished_games()) {
         auto record = store_->load(id);
@@ -159,6 +197,22 @@ void Daemon::stop() {
     io_.stop();
 }
 
+void Daemon::finish_simulation(const std::string& result) {
+    BoardSession* board = find_board("simulated");
+    int status = 0;
+    if (result.empty()) {
+        status = 1;
+    } else if (board && board->game()) {
+        const std::string game = board->game_id();
+        // The source game's result, confirmed as an arbiter would (Art. 8.7).
+        const std::string termination = board->game()->position().is_checkmate() ? "checkmate" : "normal";
+        (void)board->result(result, termination, true, wall_clock_ms());
+        const std::string pgn = recorder_->pgn_path(game);
+        if (!pgn.empty() && config_.events != "-") print_console_line("PGN written to " + pgn);
+    }
+    on_simulation_done(status);
+}
+
 void Daemon::on_simulation_done(int status) {
     exit_status_ = status;
     stop();
@@ -173,6 +227,11 @@ int Daemon::run() {
     wait_signals();
     for (auto& l : links_) l->start();
     arm_watchdog();
+    if (simulation_) {
+        simulation_->start([this](const std::string& result) {
+            boost::asio::post(io_, [this, result] { finish_simulation(result); });
+        });
+    }
     notify_ready(status_text());
     log_info("eboardd ready: " + status_text());
     io_.run();
@@ -218,10 +277,22 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
         ok = board->take_back(t->ply, now);
     } else if (const auto* r = std::get_if<ResultRequest>(&request)) {
         ok = board->result(r->result, r->termination, r->confirmed, now);
-    } else if (std::holds_alternative<PenaltyRequest>(request) ||
-               std::holds_alternative<ClockRequest>(request)) {
-        return error_reply("board '" + board->name() + "' has no clock link", raw);
+    } else if (const auto* pen = std::get_if<PenaltyRequest>(&request)) {
+        BoardLink* link = link_of(board);
+        if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
+        auto done = link->penalty(pen->apply);
+        if (!done) return error_reply(done.error().message, raw);
+        reply["penalty"] = *done;
+    } else if (const auto* c = std::get_if<ClockRequest>(&request)) {
+        BoardLink* link = link_of(board);
+        if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
+        ok = link->set_clock(c->white_ms, c->black_ms);
+        if (ok) (void)store_->record_note(board->name(), board->game_id(), "CLOCK", raw.dump(), now);
     }
+    if (ok && (std::holds_alternative<NewGameRequest>(request) ||
+               std::holds_alternative<SetPositionRequest>(request) ||
+               std::holds_alternative<TakebackRequest>(request)))
+        if (BoardLink* link = link_of(board)) link->restart_game();
     if (!ok) return error_reply(ok.error().message, raw);
     if (board->game()) reply["game"] = board->game()->game();
     return reply;

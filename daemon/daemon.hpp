@@ -23,6 +23,7 @@
 namespace eboard::daemon {
 
 class BoardLink;
+class Simulation;
 
 class Daemon final : public CommandHandler {
   public:
@@ -45,6 +46,8 @@ class Daemon final : public CommandHandler {
 
     /// Called when a simulated game has ended (the loop then stops).
     void on_simulation_done(int status);
+    /// The simulated player is done: confirm the source game's result ("" = it failed).
+    void finish_simulation(const std::string& result);
 
     ojson execute(const Request& request, const ojson& raw) override;
 
@@ -55,6 +58,8 @@ class Daemon final : public CommandHandler {
     void reload();
     void arm_watchdog();
     [[nodiscard]] std::string status_text() const;
+    [[nodiscard]] Expected<bool> open_simulation();
+    [[nodiscard]] BoardLink* link_of(const BoardSession* board);
 
     boost::asio::io_context io_;
     Config config_;
@@ -62,7 +67,8 @@ class Daemon final : public CommandHandler {
     std::unique_ptr<Recorder> recorder_;
     std::unique_ptr<ClientServer> server_;
     std::vector<std::unique_ptr<BoardSession>> boards_;
-    std::vector<std::unique_ptr<BoardLink>> links_;
+    std::vector<std::unique_ptr<BoardLink>> links_; ///< links_[i] reads boards_[i]
+    std::unique_ptr<Simulation> simulation_;
     boost::asio::signal_set signals_;
     boost::asio::steady_timer watchdog_;
     int events_fd_ = -1;
