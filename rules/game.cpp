@@ -2,6 +2,8 @@
 // (5.1.1, 5.2.1, 5.2.2, [23] 9.6), takebacks.
 #include "rules/game.hpp"
 
+#include "rules/winnable.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -68,6 +70,10 @@ std::string_view pgn_termination(Termination t) noexcept {
     }
 }
 
+bool dead_position_by_winnability(const Position& pos) {
+    return is_dead_position(pos, WinnableMode::Quick);
+}
+
 std::string material_signature(const Position& pos, Color side) {
     std::string sig = "K";
     constexpr std::pair<PieceType, char> kOrder[] = {{PieceType::Queen, 'Q'},
@@ -89,7 +95,9 @@ Outcome flag_fall_outcome(const Profile& profile, const Position& pos, Color fla
     const bool material_draw =
         std::find(lone.begin(), lone.end(), material_signature(pos, opponent)) != lone.end();
     const bool helpmate_draw =
-        profile.flag_draw_if_cannot_mate && can_mate && !can_mate(pos, opponent);
+        profile.flag_draw_if_cannot_mate &&
+        (can_mate ? !can_mate(pos, opponent)
+                  : can_checkmate(pos, opponent, WinnableMode::Full) == Winnability::Unwinnable);
     const Result r = material_draw || helpmate_draw ? Result::Draw : win_for(opponent);
     return {r, Termination::TimeForfeit, profile.articles.flag};
 }
@@ -114,7 +122,8 @@ bool any_castling_right(const Position& p) noexcept {
 } // namespace
 
 Game::Game(Profile profile, Position start)
-    : profile_(std::move(profile)), start_(start.copy()), pos_(std::move(start)) {
+    : profile_(std::move(profile)), start_(start.copy()), pos_(std::move(start)),
+      dead_test_(dead_position_by_winnability) {
     keys_.push_back(compute_key(pos_));
     outcome_ = evaluate();
 }

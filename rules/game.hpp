@@ -93,10 +93,17 @@ using CanMateTest = std::function<bool(const Position&, Color side)>;
 /// The outcome when the flag of `flagged` has fallen in `pos` (a game not already ended): a
 /// loss for `flagged`, or a draw when the opponent cannot win on time - by the profile's
 /// material rule (`flag.cannot-win-with`, club Art. 3) or, if `flag.draw-if-cannot-mate`,
-/// because `can_mate` proves he cannot mate ([01] 6.9, [05] 6.10, [23] 6.9). An empty
-/// `can_mate` proves nothing. The article is the profile's `article.flag`.
+/// because he cannot mate ([01] 6.9, [05] 6.10, [23] 6.9): asked of `can_mate`, by default
+/// can_checkmate() of rules/winnable.hpp in its full mode (Undetermined counts as "can mate").
+/// The article is the profile's `article.flag`.
 [[nodiscard]] Outcome flag_fall_outcome(const Profile& profile, const Position& pos, Color flagged,
                                         const CanMateTest& can_mate = {});
+
+/// The default dead-position test of Game: is_dead_position() of rules/winnable.hpp in its
+/// quick mode (material, locked pawns, a small helpmate search; microseconds). Positions it
+/// leaves undecided are not called dead; the daemon may run the full mode and end the game by
+/// Game::end() with Termination::DeadPosition.
+[[nodiscard]] bool dead_position_by_winnability(const Position& pos);
 
 /// A game from a start position under a profile. Movable, not copyable.
 class Game {
@@ -177,8 +184,8 @@ class Game {
     /// 0..ply().
     bool take_back_to(int ply);
 
-    /// Sets the dead-position test (5.2.2) used after every move; by default the winnability
-    /// check of rules/winnable.hpp (dead_position_by_winnability). Empty = never.
+    /// Sets the dead-position test (5.2.2) used after every move; by default
+    /// dead_position_by_winnability. Empty = never.
     void set_dead_position_test(DeadPositionTest test);
 
   private:

@@ -133,6 +133,23 @@ TEST_CASE("5.2.2 dead position: the game calls the dead-position test after ever
     CHECK(calls >= 4);
 }
 
+TEST_CASE("5.2.2 dead position: by default the winnability check ends the game") {
+    // Kxd4 leaves bare kings.
+    Game g(profile("fide-2023"), fen("8/8/8/8/3p4/4K3/8/k7 w - - 0 1"));
+    CHECK_FALSE(g.outcome().ended());
+    const Outcome o = play(g, "e3d4");
+    CHECK(o.termination == Termination::DeadPosition);
+    CHECK(o.article == "5.2.2");
+    CHECK(to_pgn(o.result) == "1/2-1/2");
+    // Bishops on squares of one colour only: dead at once, also as a start position.
+    Game b(profile("fide-2005"), fen("8/8/3k4/4b3/8/2B5/8/4K3 w - - 0 1"));
+    CHECK(b.outcome().termination == Termination::DeadPosition);
+    CHECK(b.outcome().article == "5.2 b");
+    // A knight and a bishop against a king can still mate: play on.
+    Game kbn(profile("fide-2023"), fen("8/8/3k4/8/8/2BN4/8/4K3 w - - 0 1"));
+    CHECK_FALSE(kbn.outcome().ended());
+}
+
 TEST_CASE("9.2 threefold repetition needs the same possible moves: an en passant capture counts "
           "only if legal") {
     SECTION("a legal en passant capture makes the first position different") {
