@@ -271,10 +271,16 @@ class GameParser {
                     continue;
                 }
                 if (moves.empty()) return lx_.error_at("variation before any move", l, c);
+                if (depth_ >= kMaxVariationDepth) {
+                    return lx_.error_at("variations nested too deeply", l, c);
+                }
                 Position vpos = pos.copy();
                 vpos.unmake_move();
                 Variation var;
-                if (auto e = parse_moves(vpos, var.moves, &var.comment, true, nullptr)) return e;
+                ++depth_;
+                auto e = parse_moves(vpos, var.moves, &var.comment, true, nullptr);
+                --depth_;
+                if (e) return e;
                 moves.back().variations.push_back(std::move(var));
                 continue;
             }
@@ -364,8 +370,12 @@ class GameParser {
         return std::nullopt;
     }
 
+    /// Kept variations are read recursively; deeper nesting is refused, not a stack overflow.
+    static constexpr int kMaxVariationDepth = 100;
+
     Lexer& lx_;
     const PgnReadOptions& options_;
+    int depth_ = 0;
 };
 
 bool at_tag_line(const Lexer& lx) {

@@ -214,6 +214,13 @@ TEST_CASE("PGN 8.2.5 variations skipped by default, kept and checked on request"
     CHECK(write_pgn(*kept).find("1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3) 2... d6) (1... e6) "
                                 "2. Nf3 *") != std::string::npos);
 
+    std::string deep = "[Event \"x\"]\n\n1. e4";
+    for (int i = 0; i < 200; ++i) deep += " (1. d4";
+    deep += std::string(200, ')') + " *";
+    auto nested = read_pgn_game(deep, keep);
+    REQUIRE_FALSE(nested);
+    CHECK(nested.error().message == "variations nested too deeply");
+    CHECK(read_pgn_game(deep)); // skipped variations have no such limit
     PgnReadOptions k2 = keep;
     auto bad = read_pgn_game("[Event \"x\"]\n\n1. e4 e5 (1... Ke7) *\n", k2);
     REQUIRE_FALSE(bad);
