@@ -249,7 +249,7 @@ TEST_CASE("moving out of turn is an illegal move") {
     CHECK(b.r.alerts[0].text == "a move out of turn");
 }
 
-TEST_CASE("--clock none: a move is completed when the opponent's next move is made") {
+TEST_CASE("6.2.1 with --clock none a move is completed when the opponent's next move is made") {
     ReconConfig cfg;
     cfg.clock = false;
     Board b(cfg);
