@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     // Warm up: the first Position builds the attack tables (magics found at start-up).
     (void)eboard::winnability_label(eboard::Position::startpos());
     std::size_t parsable = 0;
-    for (const Entry& e : all) parsable += eboard::Position::from_fen(e.fen).has_value() ? 1 : 0;
+    for (const Entry& e : all) if (eboard::Position::from_fen(e.fen).has_value()) ++parsable;
     std::printf("%zu positions read as FEN, %zu refused (impossible material)\n", parsable,
                 all.size() - parsable);
     print("quick", run(all, eboard::WinnableMode::Quick, 5), parsable);
