@@ -91,7 +91,7 @@ Expected<bool> Daemon::open_simulation() {
 
 Expected<bool> Daemon::open() {
     // Refuse what would only fail later, at the first game.
-    if (!builtin_profile(config_.rules, config_.supervised) && !std::filesystem::exists(config_.rules))
+    if (!builtin_profile(config_.rules, config_.supervised) && !std::filesystem::is_regular_file(config_.rules))
         return Error{"--rules: no profile '" + config_.rules + "' (built in: fide-2023, fide-2023-rapid, "
                      "fide-2023-blitz, fide-2005, fide-2005-rapid, fide-2005-blitz, fide-2001, club-2014; "
                      "or a profile file)"};
