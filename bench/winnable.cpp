@@ -1,0 +1,96 @@
+// Winnability throughput over the CHA ground truth (../shared/data/deadpos/
+// chasolver_positions.txt, 3,414 positions): positions/s in quick and full mode (both sides per
+// position, FEN parsing included, as eboard-winnable --batch does), the worst single-position
+// time, and how many side answers stay undetermined or are unsound. Targets (issue 8): quick
+// >= 200,000 positions/s; full >= 3,000 positions/s with no position over 1 s.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "rules/position.hpp"
+#include "rules/winnable.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Entry {
+    std::string label;
+    std::string fen;
+};
+
+struct Result {
+    double seconds = 0;
+    double worst = 0;
+    std::string worst_fen;
+    int undetermined = 0;
+    int unsound = 0;
+    int wrong_win = 0;
+    std::size_t positions = 0;
+};
+
+Result run(const std::vector<Entry>& all, eboard::WinnableMode mode, int rounds) {
+    Result r;
+    const auto start = Clock::now();
+    for (int round = 0; round < rounds; ++round) {
+        for (const Entry& e : all) {
+            const auto t0 = Clock::now();
+            auto parsed = eboard::Position::from_fen(e.fen);
+            if (!parsed) continue;
+            const std::string got = eboard::winnability_label(parsed.value(), mode);
+            const std::chrono::duration<double> dt = Clock::now() - t0;
+            ++r.positions;
+            if (dt.count() > r.worst) {
+                r.worst = dt.count();
+                r.worst_fen = e.fen;
+            }
+            if (round != 0) continue;
+            for (std::size_t s = 0; s < 2; ++s) {
+                if (got[s] == '?') ++r.undetermined;
+                else if (got[s] == '-' && e.label[s] != '-') ++r.unsound;
+                else if (got[s] != '-' && e.label[s] == '-') ++r.wrong_win;
+            }
+        }
+    }
+    const std::chrono::duration<double> total = Clock::now() - start;
+    r.seconds = total.count();
+    return r;
+}
+
+void print(const char* name, const Result& r, std::size_t count) {
+    std::printf("%-6s %9.0f positions/s  (%zu positions in %.3f s)  worst %.3f ms  "
+                "undetermined %d of %zu side answers  unsound %d  wrong wins %d\n",
+                name, static_cast<double>(r.positions) / r.seconds, r.positions, r.seconds,
+                r.worst * 1000, r.undetermined, 2 * count, r.unsound, r.wrong_win);
+    std::printf("       worst position: %s\n", r.worst_fen.c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // bench_winnable [--quick] [FILE]: --quick skips the (slow) full-mode pass.
+    bool quick_only = false;
+    std::string path = EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--quick") quick_only = true;
+        else path = argv[i];
+    }
+    std::ifstream in(path);
+    std::vector<Entry> all;
+    std::string line;
+    while (std::getline(in, line))
+        if (line.size() > 3 && line[0] != '#') all.push_back({line.substr(0, 2), line.substr(3)});
+    if (all.empty()) {
+        std::fprintf(stderr, "bench_winnable: no positions in %s\n", path.c_str());
+        return 1;
+    }
+    std::printf("winnability over %zu positions of %s\n", all.size(), path.c_str());
+    // Warm up: the first Position builds the attack tables (magics found at start-up).
+    (void)eboard::winnability_label(eboard::Position::startpos());
+    print("quick", run(all, eboard::WinnableMode::Quick, 5), all.size());
+    if (!quick_only) print("full", run(all, eboard::WinnableMode::Full, 1), all.size());
+    return 0;
+}

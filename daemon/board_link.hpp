@@ -1,0 +1,28 @@
+// The device side of a board: its driver session (drivers/core) read from the event loop and
+// its Reconstructor (rules/reconstruction.hpp), whose moves, touches and alerts go to the
+// BoardSession. Clock commands of the arbiter (penalty, set clock) go out through it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rules/expected.hpp"
+
+namespace eboard::daemon {
+
+class BoardLink {
+  public:
+    virtual ~BoardLink() = default;
+    /// Opens the device (reconnecting while it is absent) and starts reading.
+    virtual void start() = 0;
+    /// Closes the device.
+    virtual void stop() = 0;
+    /// Sets the clock (set-and-run), ms per player. Errors when there is no clock.
+    [[nodiscard]] virtual Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) = 0;
+    /// The arbiter applies or declines the penalty of the last illegal move.
+    [[nodiscard]] virtual Expected<std::string> penalty(bool apply) = 0;
+    /// A new game or a set position: the reconstruction starts from the session's game.
+    virtual void restart_game() = 0;
+};
+
+} // namespace eboard::daemon

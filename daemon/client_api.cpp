@@ -1,0 +1,216 @@
+#include "daemon/client_api.hpp"
+
+#include <grp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <istream>
+
+#include "daemon/events.hpp"
+#include "daemon/log.hpp"
+
+namespace eboard::daemon {
+namespace asio = boost::asio;
+using local = asio::local::stream_protocol;
+
+/// One connected client: reads request lines, queues output, never blocks the loop.
+class ClientSession : public std::enable_shared_from_this<ClientSession> {
+  public:
+    ClientSession(ClientServer& server, local::socket socket)
+        : server_(server), socket_(std::move(socket)), input_(ClientServer::kMaxRequestBytes) {}
+
+    void start() {
+        send(to_line(version_event()));
+        read();
+    }
+
+    /// Queues a line; drops the client if too much is waiting.
+    void send(std::string line) {
+        if (closed_) return;
+        queued_ += line.size();
+        if (queued_ > ClientServer::kMaxQueuedBytes) {
+            log_warning("client api: a client left " + std::to_string(queued_) +
+                        " bytes unread; dropped");
+            server_.drop(shared_from_this());
+            return;
+        }
+        out_.push_back(std::move(line));
+        if (out_.size() == 1) write();
+    }
+
+    [[nodiscard]] bool watching() const { return watching_; }
+
+    void close() {
+        if (closed_) return;
+        closed_ = true;
+        boost::system::error_code ec;
+        socket_.shutdown(local::socket::shutdown_both, ec);
+        socket_.close(ec);
+    }
+
+  private:
+    void write() {
+        auto self = shared_from_this();
+        asio::async_write(socket_, asio::buffer(out_.front()),
+                          [self](const boost::system::error_code& ec, std::size_t) {
+                              if (self->closed_) return;
+                              if (ec) {
+                                  self->server_.drop(self);
+                                  return;
+                              }
+                              self->queued_ -= self->out_.front().size();
+                              self->out_.pop_front();
+                              if (!self->out_.empty()) self->write();
+                          });
+    }
+
+    void read() {
+        auto self = shared_from_this();
+        asio::async_read_until(
+            socket_, input_, '\n', [self](const boost::system::error_code& ec, std::size_t n) {
+                if (self->closed_) return;
+                if (ec == asio::error::not_found) {
+                    self->send(to_reply_line(error_reply("request longer than 64 KiB")));
+                    self->server_.drop(self);
+                    return;
+                }
+                if (ec) { // EOF or error: the client went away
+                    self->server_.drop(self);
+                    return;
+                }
+                std::string line(asio::buffers_begin(self->input_.data()),
+                                 asio::buffers_begin(self->input_.data()) +
+                                     static_cast<std::ptrdiff_t>(n));
+                self->input_.consume(n);
+                self->handle(line);
+                if (!self->closed_) self->read();
+            });
+    }
+
+    static std::string to_reply_line(const ojson& reply) {
+        return reply.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+    }
+
+    void handle(const std::string& line) {
+        if (line.find_first_not_of(" \t\r\n") == std::string::npos) return; // blank line
+        const ojson j = ojson::parse(line, nullptr, false);
+        if (j.is_discarded()) {
+            send(to_reply_line(error_reply("not JSON: " + line.substr(0, line.find('\n')))));
+            return;
+        }
+        auto request = parse_request(j);
+        if (!request) {
+            send(to_reply_line(error_reply(request.error().message, j)));
+            return;
+        }
+        if (const auto* w = std::get_if<WatchRequest>(&*request)) {
+            watching_ = w->enable;
+            ojson reply{{"class", "WATCH"}, {"enable", watching_}};
+            if (auto id = j.find("id"); id != j.end()) reply["id"] = *id;
+            send(to_reply_line(reply));
+            return;
+        }
+        ojson reply;
+        try {
+            reply = server_.handler_.execute(*request, j);
+        } catch (const std::exception& e) {
+            reply = error_reply(std::string("internal error: ") + e.what(), j);
+        }
+        send(to_reply_line(reply));
+    }
+
+    ClientServer& server_;
+    local::socket socket_;
+    asio::streambuf input_;
+    std::deque<std::string> out_;
+    std::size_t queued_ = 0;
+    bool watching_ = false;
+    bool closed_ = false;
+};
+
+ClientServer::ClientServer(asio::io_context& io, CommandHandler& handler)
+    : io_(io), handler_(handler), acceptor_(io) {}
+
+ClientServer::~ClientServer() { close(); }
+
+Expected<bool> ClientServer::listen(const std::string& path, const std::string& group) {
+    // A socket file left by a crash would make bind fail; replace it, but never a file that
+    // is not a socket.
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) return Error{"--socket: " + path + " exists and is not a socket"};
+        ::unlink(path.c_str());
+    }
+    boost::system::error_code ec;
+    const mode_t old_mask = ::umask(0117); // the socket is created 0660
+    acceptor_.open(local(), ec);
+    if (!ec) acceptor_.bind(local::endpoint(path), ec);
+    ::umask(old_mask);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) return Error{"--socket: cannot listen on " + path + ": " + ec.message()};
+    bound_path_ = path;
+    if (::chmod(path.c_str(), 0660) != 0)
+        return Error{"--socket: chmod " + path + ": " + std::strerror(errno)};
+    if (!group.empty()) {
+        const struct group* g = ::getgrnam(group.c_str());
+        if (!g) return Error{"--socket-group: no group '" + group + "'"};
+        if (::chown(path.c_str(), static_cast<uid_t>(-1), g->gr_gid) != 0)
+            return Error{"--socket-group: chown " + path + ": " + std::strerror(errno)};
+    }
+    accept();
+    return true;
+}
+
+Expected<bool> ClientServer::adopt(int fd) {
+    boost::system::error_code ec;
+    acceptor_.assign(local(), fd, ec);
+    if (ec) return Error{"socket activation: " + ec.message()};
+    accept();
+    return true;
+}
+
+void ClientServer::accept() {
+    acceptor_.async_accept([this](const boost::system::error_code& ec, local::socket socket) {
+        if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+        if (!ec) {
+            auto session = std::make_shared<ClientSession>(*this, std::move(socket));
+            sessions_.insert(session);
+            session->start();
+        } else {
+            log_warning("client api: accept: " + ec.message());
+        }
+        accept();
+    });
+}
+
+void ClientServer::broadcast(const std::string& line) {
+    // Copy: send() may drop a session, which erases it from sessions_.
+    const auto sessions = sessions_;
+    for (const auto& s : sessions)
+        if (s->watching()) s->send(line);
+}
+
+void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
+    session->close();
+    sessions_.erase(session);
+}
+
+void ClientServer::close() {
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+    for (const auto& s : sessions_) s->close();
+    sessions_.clear();
+    if (!bound_path_.empty()) {
+        ::unlink(bound_path_.c_str());
+        bound_path_.clear();
+    }
+}
+
+} // namespace eboard::daemon

@@ -1,0 +1,63 @@
+// The client API on a Unix stream socket (docs/client-api.md; interfaces.md `--socket`):
+// JSON lines both ways. On connect the server sends the VERSION object; WATCH streams every
+// event; other requests go to the CommandHandler; malformed input gets an ERROR object.
+//
+// A client that does not read is dropped once kMaxQueuedBytes of its output are waiting: the
+// event loop never blocks on a client (as gpsd does).
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "daemon/commands.hpp"
+#include "rules/expected.hpp"
+
+namespace eboard::daemon {
+
+class ClientSession;
+
+class ClientServer {
+  public:
+    /// Output bytes a client may leave unread before it is dropped.
+    static constexpr std::size_t kMaxQueuedBytes = 1 << 20;
+    /// Longest request line accepted.
+    static constexpr std::size_t kMaxRequestBytes = 64 * 1024;
+
+    ClientServer(boost::asio::io_context& io, CommandHandler& handler);
+    ~ClientServer();
+    ClientServer(const ClientServer&) = delete;
+    ClientServer& operator=(const ClientServer&) = delete;
+
+    /// Binds `path` (a stale socket file left by a crash is replaced), sets mode 0660 and, if
+    /// `group` is not empty, the group. Errors name the step.
+    [[nodiscard]] Expected<bool> listen(const std::string& path, const std::string& group);
+
+    /// Serves an already listening socket (systemd socket activation, sd_listen_fds(3)).
+    [[nodiscard]] Expected<bool> adopt(int fd);
+
+    /// Sends an event line (ending in '\n') to every watching client.
+    void broadcast(const std::string& line);
+
+    /// Connected clients (for tests and STATUS).
+    [[nodiscard]] std::size_t client_count() const { return sessions_.size(); }
+
+    /// Stops accepting, closes every client and removes the socket file we bound.
+    void close();
+
+  private:
+    friend class ClientSession;
+    void accept();
+    void drop(const std::shared_ptr<ClientSession>& session);
+
+    boost::asio::io_context& io_;
+    CommandHandler& handler_;
+    boost::asio::local::stream_protocol::acceptor acceptor_;
+    std::set<std::shared_ptr<ClientSession>> sessions_;
+    std::string bound_path_;
+};
+
+} // namespace eboard::daemon

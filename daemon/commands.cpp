@@ -1,0 +1,138 @@
+#include "daemon/commands.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace eboard::daemon {
+
+namespace {
+
+Expected<std::string> string_field(const ojson& j, const char* key, bool required) {
+    auto it = j.find(key);
+    if (it == j.end()) {
+        if (required) return Error{std::string("missing field '") + key + "'"};
+        return std::string();
+    }
+    if (!it->is_string()) return Error{std::string("field '") + key + "' must be a string"};
+    return it->get<std::string>();
+}
+
+Expected<std::int64_t> int_field(const ojson& j, const char* key, std::int64_t lo, std::int64_t hi) {
+    auto it = j.find(key);
+    if (it == j.end()) return Error{std::string("missing field '") + key + "'"};
+    if (!it->is_number_integer()) return Error{std::string("field '") + key + "' must be an integer"};
+    const auto v = it->get<std::int64_t>();
+    if (v < lo || v > hi)
+        return Error{std::string("field '") + key + "' must be between " + std::to_string(lo) +
+                     " and " + std::to_string(hi)};
+    return v;
+}
+
+Expected<bool> bool_field(const ojson& j, const char* key, bool fallback) {
+    auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_boolean()) return Error{std::string("field '") + key + "' must be true or false"};
+    return it->get<bool>();
+}
+
+// Ten hours: more than any clock shows.
+constexpr std::int64_t kMaxClockMs = 10LL * 3600 * 1000;
+
+} // namespace
+
+Expected<Request> parse_request(const ojson& j) {
+    if (!j.is_object()) return Error{"a request is a JSON object"};
+    auto cls = string_field(j, "class", true);
+    if (!cls) return cls.error();
+    const std::string& c = *cls;
+    if (c == "WATCH") {
+        auto en = bool_field(j, "enable", true);
+        if (!en) return en.error();
+        return Request{WatchRequest{*en}};
+    }
+    if (c == "BOARDS") return Request{BoardsRequest{}};
+    if (c == "GAMES") {
+        GamesRequest g;
+        if (j.contains("limit")) {
+            auto l = int_field(j, "limit", 1, 100000);
+            if (!l) return l.error();
+            g.limit = static_cast<int>(*l);
+        }
+        return Request{g};
+    }
+    static const char* const board_requests[] = {"NEW_GAME", "SET_POSITION", "TAKEBACK",
+                                                  "RESULT",   "PENALTY",      "CLOCK"};
+    if (std::find(std::begin(board_requests), std::end(board_requests), c) == std::end(board_requests))
+        return Error{"unknown request class '" + c +
+                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK)"};
+    // Every other request acts on one board.
+    auto board = string_field(j, "board", true);
+    if (!board) return board.error();
+    if (c == "NEW_GAME") {
+        auto fen = string_field(j, "fen", false);
+        if (!fen) return fen.error();
+        return Request{NewGameRequest{*board, *fen}};
+    }
+    if (c == "SET_POSITION") {
+        auto fen = string_field(j, "fen", true);
+        if (!fen) return fen.error();
+        return Request{SetPositionRequest{*board, *fen}};
+    }
+    if (c == "TAKEBACK") {
+        auto ply = int_field(j, "ply", 0, 10000);
+        if (!ply) return ply.error();
+        return Request{TakebackRequest{*board, static_cast<int>(*ply)}};
+    }
+    if (c == "RESULT") {
+        auto result = string_field(j, "result", true);
+        if (!result) return result.error();
+        if (*result != "1-0" && *result != "0-1" && *result != "1/2-1/2")
+            return Error{"field 'result' must be 1-0, 0-1 or 1/2-1/2"};
+        auto term = string_field(j, "termination", false);
+        if (!term) return term.error();
+        auto conf = bool_field(j, "confirmed", true);
+        if (!conf) return conf.error();
+        return Request{ResultRequest{*board, *result,
+                                     term->empty() ? std::string("arbiter decision") : *term, *conf}};
+    }
+    if (c == "PENALTY") {
+        auto decision = string_field(j, "decision", true);
+        if (!decision) return decision.error();
+        if (*decision != "apply" && *decision != "decline")
+            return Error{"field 'decision' must be apply or decline"};
+        return Request{PenaltyRequest{*board, *decision == "apply"}};
+    }
+    if (c == "CLOCK") {
+        auto w = int_field(j, "white_ms", 0, kMaxClockMs);
+        if (!w) return w.error();
+        auto b = int_field(j, "black_ms", 0, kMaxClockMs);
+        if (!b) return b.error();
+        return Request{ClockRequest{*board, *w, *b}};
+    }
+    return Error{"unknown request class '" + c +
+                 "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK)"};
+}
+
+const char* request_class(const Request& request) {
+    static constexpr const char* names[] = {"WATCH",    "BOARDS", "GAMES",   "NEW_GAME", "SET_POSITION",
+                                            "TAKEBACK", "RESULT", "PENALTY", "CLOCK"};
+    return names[request.index()];
+}
+
+ojson error_reply(const std::string& message, const ojson& request) {
+    ojson e{{"class", "ERROR"}, {"message", message}};
+    if (request.is_object()) {
+        if (auto c = request.find("class"); c != request.end() && c->is_string()) e["request"] = *c;
+        if (auto id = request.find("id"); id != request.end()) e["id"] = *id;
+    }
+    return e;
+}
+
+ojson ok_reply(const ojson& request) {
+    ojson r{{"class", "OK"}};
+    if (auto c = request.find("class"); c != request.end()) r["request"] = *c;
+    if (auto id = request.find("id"); id != request.end()) r["id"] = *id;
+    return r;
+}
+
+} // namespace eboard::daemon

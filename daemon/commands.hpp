@@ -1,0 +1,88 @@
+// The requests of the client API (docs/client-api.md): one JSON object per line, `class`
+// names the request, an optional `id` (any JSON value) is echoed in the reply.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/expected.hpp"
+
+namespace eboard::daemon {
+
+using ojson = nlohmann::ordered_json;
+
+/// Start (enable=true) or stop streaming events to this client.
+struct WatchRequest {
+    bool enable = true;
+};
+/// The boards and their state.
+struct BoardsRequest {};
+/// The recorded games, newest first.
+struct GamesRequest {
+    int limit = 100;
+};
+/// A new game on a board, from `fen` (default: the standard start position); the board's
+/// game in progress, if any, ends unfinished.
+struct NewGameRequest {
+    std::string board;
+    std::string fen;
+};
+/// The arbiter sets the position of the board's game (Art. 7.1/7.2 restorations).
+struct SetPositionRequest {
+    std::string board;
+    std::string fen;
+};
+/// Take the board's game back to `ply` (0 = the start position).
+struct TakebackRequest {
+    std::string board;
+    int ply = 0;
+};
+/// The result by agreement, resignation or an arbiter's decision (Art. 5, 8.7).
+struct ResultRequest {
+    std::string board;
+    std::string result;      ///< "1-0", "0-1", "1/2-1/2"
+    std::string termination; ///< default "arbiter decision"
+    bool confirmed = true;
+};
+/// The arbiter applies or declines the penalty the profile prescribes for the board's last
+/// illegal move (Art. 7.5.5: +2 min to the opponent ...; 7.5.5 second one: loss).
+struct PenaltyRequest {
+    std::string board;
+    bool apply = true;
+};
+/// The arbiter sets the clock (set-and-run), in milliseconds.
+struct ClockRequest {
+    std::string board;
+    std::int64_t white_ms = 0;
+    std::int64_t black_ms = 0;
+};
+
+using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameRequest,
+                             SetPositionRequest, TakebackRequest, ResultRequest, PenaltyRequest,
+                             ClockRequest>;
+
+/// Parses one request object. Errors say which field is missing or wrong.
+[[nodiscard]] Expected<Request> parse_request(const ojson& object);
+
+/// The request class names, in the order of Request's alternatives.
+[[nodiscard]] const char* request_class(const Request& request);
+
+/// `{"class":"ERROR","message":...}`, with the request's class and id when known.
+[[nodiscard]] ojson error_reply(const std::string& message, const ojson& request = ojson());
+
+/// `{"class":"OK","request":CLASS}` plus the request's id.
+[[nodiscard]] ojson ok_reply(const ojson& request);
+
+/// What executes the arbiter's requests (all but WATCH, which the socket server handles).
+/// Returns the reply object (ERROR on failure); called on the event loop's thread.
+class CommandHandler {
+  public:
+    virtual ~CommandHandler() = default;
+    [[nodiscard]] virtual ojson execute(const Request& request, const ojson& raw) = 0;
+};
+
+} // namespace eboard::daemon

@@ -1,0 +1,296 @@
+#include "daemon/config.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace eboard::daemon {
+namespace po = boost::program_options;
+
+namespace {
+
+// The options of docs/interfaces.md plus a few of our own (--config, --event, --site,
+// --socket-group, --speed, --trace). Values are read as strings and checked below, so that
+// every error names the option and the allowed values.
+po::options_description options_table() {
+    po::options_description d("eboardd options");
+    // clang-format off
+    d.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the release and exit")
+        ("config", po::value<std::string>(), "read options from FILE (key = value; [board.NAME] sections)")
+        ("board", po::value<std::vector<std::string>>()->composing(), "a board, DRIVER:TRANSPORT (repeatable), e.g. dgt:/dev/ttyACM0")
+        ("clock", po::value<std::string>(), "board (default) | none: the clock attached to the board completes moves")
+        ("white-side", po::value<std::string>(), "left | right | auto (default): White's side of the clock")
+        ("rules", po::value<std::string>(), "rules profile: fide-2023 (default), fide-2023-rapid, ..., club-2014, or a file")
+        ("supervised", po::value<std::string>(), "yes | no (default): an arbiter supervises (rapid/blitz A.4/B.2)")
+        ("time-control", po::value<std::string>(), "PGN TimeControl, e.g. 5400+30 or 40/5400+30:1800+30")
+        ("pgn-dir", po::value<std::string>(), "write one PGN file per game in DIR")
+        ("state-dir", po::value<std::string>(), "the durable store (default $STATE_DIRECTORY, else /var/lib/eboardd)")
+        ("events", po::value<std::string>(), "also write every event as JSON lines to PATH, or - for stdout")
+        ("socket", po::value<std::string>(), "the client API socket PATH (JSON lines)")
+        ("socket-group", po::value<std::string>(), "group owning the socket (mode 0660)")
+        ("simulate", po::value<std::string>()->implicit_value(""), "emulated DGT board and clock replay a game: [PGN] (default: an embedded famous game)")
+        ("speed", po::value<double>(), "--simulate: how many times faster than human pace (default 1)")
+        ("illegal-feedback", po::value<std::string>(), "on-completion (default) | immediate")
+        ("mismatch-grace", po::value<double>(), "SECONDS before an unexplained position is alerted (default 5)")
+        ("event", po::value<std::string>(), "PGN Event tag for every board (default ?)")
+        ("site", po::value<std::string>(), "PGN Site tag for every board (default ?)")
+        ("trace", po::value<std::vector<std::string>>()->composing(), "log a category's wire trace (repeatable): dgt, ...");
+    // clang-format on
+    return d;
+}
+
+template <typename Enum>
+Expected<Enum> pick(const std::string& option, const std::string& value,
+                    std::initializer_list<std::pair<const char*, Enum>> choices) {
+    std::string names;
+    for (const auto& [name, e] : choices) {
+        if (value == name) return e;
+        if (!names.empty()) names += "|";
+        names += name;
+    }
+    return Error{"--" + option + ": '" + value + "' is not " + names};
+}
+
+// Copies the stored options into `c`. Returns an error for values out of range.
+Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
+    auto str = [&](const char* key, std::string& out) {
+        if (vm.count(key)) out = vm[key].as<std::string>();
+    };
+    if (vm.count("board"))
+        for (const auto& uri : vm["board"].as<std::vector<std::string>>()) {
+            if (uri.find(':') == std::string::npos)
+                return Error{"--board: '" + uri + "' is not DRIVER:TRANSPORT (e.g. dgt:/dev/ttyACM0)"};
+            c.boards.push_back(BoardConfig{uri, uri, {}, {}, {}, {}, {}, {}, {}});
+        }
+    if (vm.count("clock")) {
+        auto v = pick<ClockMode>("clock", vm["clock"].as<std::string>(),
+                                 {{"board", ClockMode::Board}, {"none", ClockMode::None}});
+        if (!v) return v.error();
+        c.clock = *v;
+    }
+    if (vm.count("white-side")) {
+        auto v = pick<WhiteSide>(
+            "white-side", vm["white-side"].as<std::string>(),
+            {{"left", WhiteSide::Left}, {"right", WhiteSide::Right}, {"auto", WhiteSide::Auto}});
+        if (!v) return v.error();
+        c.white_side = *v;
+    }
+    if (vm.count("supervised")) {
+        auto v = pick<bool>("supervised", vm["supervised"].as<std::string>(),
+                            {{"yes", true}, {"no", false}});
+        if (!v) return v.error();
+        c.supervised = *v;
+    }
+    if (vm.count("illegal-feedback")) {
+        auto v = pick<IllegalFeedback>("illegal-feedback", vm["illegal-feedback"].as<std::string>(),
+                                       {{"on-completion", IllegalFeedback::OnCompletion},
+                                        {"immediate", IllegalFeedback::Immediate}});
+        if (!v) return v.error();
+        c.illegal_feedback = *v;
+    }
+    str("rules", c.rules);
+    if (c.rules.empty()) return Error{"--rules: empty profile name"};
+    str("time-control", c.time_control);
+    str("pgn-dir", c.pgn_dir);
+    str("state-dir", c.state_dir);
+    str("events", c.events);
+    str("socket", c.socket);
+    str("socket-group", c.socket_group);
+    str("event", c.event);
+    str("site", c.site);
+    str("config", c.config_file);
+    if (vm.count("simulate")) c.simulate = vm["simulate"].as<std::string>();
+    if (vm.count("speed")) {
+        c.speed = vm["speed"].as<double>();
+        if (!(c.speed > 0.0 && c.speed <= 1e6)) return Error{"--speed: must be > 0"};
+    }
+    if (vm.count("mismatch-grace")) {
+        c.mismatch_grace_s = vm["mismatch-grace"].as<double>();
+        if (!(c.mismatch_grace_s >= 0.0 && c.mismatch_grace_s <= 3600.0))
+            return Error{"--mismatch-grace: must be between 0 and 3600 seconds"};
+    }
+    if (vm.count("trace")) c.trace = vm["trace"].as<std::vector<std::string>>();
+    return true;
+}
+
+// The `[board.NAME]` keys of a configuration file, which program_options reports as
+// unregistered options "board.NAME.KEY".
+Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& parsed,
+                                                  const std::string& origin) {
+    std::vector<BoardConfig> boards;
+    std::map<std::string, std::size_t> index;
+    for (const auto& opt : parsed.options) {
+        if (!opt.unregistered) continue;
+        const std::string& key = opt.string_key;
+        const auto dot = key.rfind('.');
+        if (key.rfind("board.", 0) != 0 || dot == std::string::npos || dot <= 6)
+            return Error{origin + ": unknown option '" + key + "'"};
+        const std::string name = key.substr(6, dot - 6);
+        const std::string field = key.substr(dot + 1);
+        const std::string value = opt.value.empty() ? std::string() : opt.value.front();
+        auto [it, fresh] = index.try_emplace(name, boards.size());
+        if (fresh) boards.push_back(BoardConfig{{}, name, {}, {}, {}, {}, {}, {}, {}});
+        BoardConfig& b = boards[it->second];
+        if (field == "uri") b.uri = value;
+        else if (field == "event") b.event = value;
+        else if (field == "site") b.site = value;
+        else if (field == "round") b.round = value;
+        else if (field == "white") b.white = value;
+        else if (field == "black") b.black = value;
+        else if (field == "rules") b.rules = value;
+        else if (field == "time-control") b.time_control = value;
+        else
+            return Error{origin + ": [board." + name + "] has no setting '" + field +
+                         "' (uri, event, site, round, white, black, rules, time-control)"};
+    }
+    for (const auto& b : boards)
+        if (b.uri.find(':') == std::string::npos)
+            return Error{origin + ": [board." + b.name + "] needs uri = DRIVER:TRANSPORT"};
+    return boards;
+}
+
+Expected<po::parsed_options> parse_file_text(const std::string& text, const std::string& origin,
+                                             const po::options_description& desc) {
+    std::istringstream in(text);
+    try {
+        return po::parse_config_file(in, desc, true);
+    } catch (const po::error& e) {
+        return Error{origin + ": " + e.what()};
+    }
+}
+
+// Stores a parsed config file into `vm` (after the command line, which therefore wins) and
+// returns its board sections.
+Expected<std::vector<BoardConfig>> store_file(const std::string& text, const std::string& origin,
+                                              const po::options_description& desc,
+                                              po::variables_map& vm) {
+    auto parsed = parse_file_text(text, origin, desc);
+    if (!parsed) return parsed.error();
+    for (const auto& opt : parsed->options)
+        if (opt.string_key == "config" || opt.string_key == "help" || opt.string_key == "version")
+            return Error{origin + ": '" + opt.string_key + "' only works on the command line"};
+    try {
+        po::store(*parsed, vm);
+    } catch (const po::error& e) {
+        return Error{origin + ": " + e.what()};
+    }
+    return board_sections(*parsed, origin);
+}
+
+Expected<std::string> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{"--config: cannot read '" + path + "'"};
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// `--simulate PGN` as two words: program_options does not let an implicit value take the
+// next word, so glue a following non-option word to it.
+std::vector<std::string> glue_simulate(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--simulate" && i + 1 < args.size() && !args[i + 1].empty() &&
+            args[i + 1][0] != '-') {
+            out.push_back("--simulate=" + args[i + 1]);
+            ++i;
+        } else {
+            out.push_back(args[i]);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args) {
+    const auto desc = options_table();
+    po::variables_map vm;
+    Invocation inv;
+    try {
+        auto parsed = po::command_line_parser(glue_simulate(raw_args))
+                          .options(desc)
+                          .style(po::command_line_style::unix_style)
+                          .run();
+        po::store(parsed, vm);
+    } catch (const po::error& e) {
+        return Error{e.what()};
+    }
+    inv.help = vm.count("help") > 0;
+    inv.version = vm.count("version") > 0;
+    std::vector<BoardConfig> file_boards;
+    if (vm.count("config")) {
+        const std::string path = vm["config"].as<std::string>();
+        auto text = read_file(path);
+        if (!text) return text.error();
+        auto boards = store_file(*text, path, desc, vm);
+        if (!boards) return boards.error();
+        file_boards = std::move(*boards);
+    }
+    try {
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return Error{e.what()};
+    }
+    auto ok = apply_options(vm, inv.config);
+    if (!ok) return ok.error();
+    for (auto& b : file_boards) inv.config.boards.push_back(std::move(b));
+    for (std::size_t i = 0; i < inv.config.boards.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (inv.config.boards[i].name == inv.config.boards[j].name)
+                return Error{"board '" + inv.config.boards[i].name + "' is given twice"};
+    return inv;
+}
+
+Expected<Config> parse_config_text(const std::string& text, const std::string& origin) {
+    const auto desc = options_table();
+    po::variables_map vm;
+    auto boards = store_file(text, origin, desc, vm);
+    if (!boards) return boards.error();
+    Config c;
+    try {
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return Error{origin + ": " + e.what()};
+    }
+    auto ok = apply_options(vm, c);
+    if (!ok) return Error{origin + ": " + ok.error().message};
+    for (auto& b : *boards) c.boards.push_back(std::move(b));
+    return c;
+}
+
+std::string usage_text() {
+    std::ostringstream s;
+    s << "Usage: eboardd [OPTIONS]\n"
+         "The eboardd daemon: reads electronic chessboards, records the games (PGN, SQLite)\n"
+         "and reports moves, clock times and arbiter matters as JSON lines.\n\n"
+      << options_table()
+      << "\nExamples:\n"
+         "  eboardd --simulate                      replay a famous game on an emulated board\n"
+         "  eboardd --board dgt:/dev/ttyACM0 --pgn-dir ~/games --events -\n";
+    return s.str();
+}
+
+std::string resolve_state_dir(const Config& config) {
+    if (!config.state_dir.empty()) return config.state_dir;
+    if (const char* env = std::getenv("STATE_DIRECTORY"); env && *env) {
+        std::string s(env);
+        return s.substr(0, s.find(':'));
+    }
+    return "/var/lib/eboardd";
+}
+
+std::string board_rules(const Config& config, const BoardConfig& board) {
+    return board.rules.empty() ? config.rules : board.rules;
+}
+
+std::string board_time_control(const Config& config, const BoardConfig& board) {
+    return board.time_control.empty() ? config.time_control : board.time_control;
+}
+
+} // namespace eboard::daemon

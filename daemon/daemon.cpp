@@ -1,0 +1,301 @@
+#include "daemon/daemon.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+
+#include <boost/asio/post.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "daemon/board_link.hpp"
+#include "daemon/console.hpp"
+#include "daemon/device_link.hpp"
+#include "daemon/simulation.hpp"
+#include "daemon/log.hpp"
+#include "daemon/notify.hpp"
+
+namespace eboard::daemon {
+
+Daemon::Daemon(Config config)
+    : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_) {}
+
+Daemon::~Daemon() {
+    if (simulation_) simulation_->stop();
+    for (auto& l : links_) l->stop();
+    links_.clear();
+    simulation_.reset();
+    if (server_) server_->close();
+    if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
+}
+
+BoardSession* Daemon::find_board(const std::string& name) {
+    for (auto& b : boards_)
+        if (b->name() == name || b->board_config().uri == name) return b.get();
+    return nullptr;
+}
+
+Expected<bool> Daemon::open_events_sink() {
+    if (config_.events.empty()) return true;
+    if (config_.events == "-") {
+        events_fd_ = STDOUT_FILENO;
+    } else {
+        events_fd_ = ::open(config_.events.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (events_fd_ < 0)
+            return Error{"--events: cannot open " + config_.events + ": " + std::strerror(errno)};
+        events_owned_ = true;
+    }
+    // One write(2) per line: each line is out of the process as soon as it is written.
+    auto write_line = [fd = events_fd_](const std::string& line) {
+        std::size_t done = 0;
+        while (done < line.size()) {
+            const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;
+            done += static_cast<std::size_t>(n);
+        }
+    };
+    write_line(to_line(version_event()));
+    recorder_->add_sink([write_line](const Event&, const std::string& line) { write_line(line); });
+    return true;
+}
+
+BoardLink* Daemon::link_of(const BoardSession* board) {
+    for (std::size_t i = 0; i < boards_.size() && i < links_.size(); ++i)
+        if (boards_[i].get() == board) return links_[i].get();
+    return nullptr;
+}
+
+Expected<bool> Daemon::open_simulation() {
+    // A fresh state directory unless one is given, so that every demo starts a new game.
+    if (config_.state_dir.empty() && !std::getenv("STATE_DIRECTORY")) {
+        char tmpl[] = "/tmp/eboardd-simulate-XXXXXX";
+        if (!::mkdtemp(tmpl)) return Error{std::string("--simulate: mkdtemp: ") + std::strerror(errno)};
+        config_.state_dir = tmpl;
+    }
+    if (config_.pgn_dir.empty()) config_.pgn_dir = resolve_state_dir(config_) + "/pgn";
+    auto sim = Simulation::open(*config_.simulate, config_.speed);
+    if (!sim) return sim.error();
+    simulation_ = std::move(*sim);
+    config_.boards.insert(config_.boards.begin(), simulation_->board());
+    return true;
+}
+
+Expected<bool> Daemon::open() {
+    if (config_.simulate) {
+        if (auto ok = open_simulation(); !ok) return ok;
+    }
+    const std::string state_dir = resolve_state_dir(config_);
+    auto store = Store::open(state_dir);
+    if (!store) return store.error();
+    store_ = std::move(*store);
+    recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir);
+    if (auto ok = open_events_sink(); !ok) return ok;
+
+    server_ = std::make_unique<ClientServer>(io_, *this);
+    if (sd_listen_fds(0) >= 1) {
+        if (auto ok = server_->adopt(SD_LISTEN_FDS_START); !ok) return ok;
+        log_info("client api: socket from systemd");
+    } else if (!config_.socket.empty()) {
+        if (auto ok = server_->listen(config_.socket, config_.socket_group); !ok) return ok;
+        log_info("client api: listening on " + config_.socket);
+    }
+    recorder_->add_sink([this](const Event&, const std::string& line) { server_->broadcast(line); });
+
+    if (simulation_) {
+        recorder_->add_sink([this](const Event& e, const std::string&) {
+            if (event_board(e) == "simulated") simulation_->observe(e);
+        });
+        if (config_.events != "-") recorder_->add_sink(console_sink());
+    }
+    for (const auto& b : config_.boards) {
+        boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
+        links_.push_back(std::make_unique<DeviceLink>(io_, *boards_.back(), config_));
+    }
+    // Unfinished games resume on their boards (after a crash or a restart).
+    for (const auto& id : store_->unfinished_games()) {
+        auto record = store_->load(id);
+        if (!record) continue;
+        BoardSession* board = find_board(record->board);
+        if (!board || board->game()) continue;
+        if (auto ok = board->resume(id); !ok)
+            log_warning("cannot resume game " + id + ": " + ok.error().message);
+    }
+    return true;
+}
+
+void Daemon::wait_signals() {
+    signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
+        if (ec) return;
+        if (signo == SIGHUP) {
+            reload();
+            wait_signals();
+            return;
+        }
+        log_notice(std::string("stopping on ") + (signo == SIGTERM ? "SIGTERM" : "SIGINT"));
+        exit_status_ = 0;
+        stop();
+    });
+}
+
+void Daemon::reload() {
+    if (config_.config_file.empty()) {
+        log_notice("SIGHUP: no --config file to reload");
+        return;
+    }
+    std::ifstream in(config_.config_file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto fresh = parse_config_text(text.str(), config_.config_file);
+    if (!in || !fresh) {
+        log_error("SIGHUP: configuration not reloaded: " +
+                  (fresh ? "cannot read " + config_.config_file : fresh.error().message));
+        return;
+    }
+    // What can change at run time: PGN tags, rules and time control of the next games.
+    // Boards, the socket and the directories stay as they were started.
+    config_.event = fresh->event;
+    config_.site = fresh->site;
+    config_.rules = fresh->rules;
+    config_.time_control = fresh->time_control;
+    for (const auto& b : fresh->boards)
+        if (BoardSession* s = find_board(b.name)) s->reconfigure(b, config_);
+    log_notice("SIGHUP: configuration reloaded from " + config_.config_file);
+}
+
+void Daemon::arm_watchdog() {
+    const auto interval = watchdog_ping_interval();
+    if (!interval) return;
+    notify_watchdog();
+    watchdog_.expires_after(*interval);
+    watchdog_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) arm_watchdog();
+    });
+}
+
+std::string Daemon::status_text() const {
+    int connected = 0;
+    int games = 0;
+    for (const auto& b : boards_) {
+        connected += b->connected() ? 1 : 0;
+        games += b->game() ? 1 : 0;
+    }
+    return std::to_string(connected) + "/" + std::to_string(boards_.size()) +
+           " boards connected, " + std::to_string(games) + " games in progress";
+}
+
+void Daemon::stop() {
+    notify_stopping();
+    for (auto& l : links_) l->stop();
+    if (server_) server_->close();
+    signals_.cancel();
+    watchdog_.cancel();
+    io_.stop();
+}
+
+void Daemon::finish_simulation(const std::string& result) {
+    BoardSession* board = find_board("simulated");
+    int status = 0;
+    if (result.empty()) {
+        status = 1;
+    } else if (board && board->game()) {
+        const std::string game = board->game_id();
+        // The source game's result, confirmed as an arbiter would (Art. 8.7).
+        const std::string termination = board->game()->position().is_checkmate() ? "checkmate" : "normal";
+        (void)board->result(result, termination, true, wall_clock_ms());
+        const std::string pgn = recorder_->pgn_path(game);
+        if (!pgn.empty() && config_.events != "-") print_console_line("PGN written to " + pgn);
+    }
+    on_simulation_done(status);
+}
+
+void Daemon::on_simulation_done(int status) {
+    exit_status_ = status;
+    stop();
+}
+
+int Daemon::run() {
+    auto ok = open();
+    if (!ok) {
+        log_error(ok.error().message);
+        return 1;
+    }
+    wait_signals();
+    for (auto& l : links_) l->start();
+    arm_watchdog();
+    if (simulation_) {
+        simulation_->start([this](const std::string& result) {
+            boost::asio::post(io_, [this, result] { finish_simulation(result); });
+        });
+    }
+    notify_ready(status_text());
+    log_info("eboardd ready: " + status_text());
+    io_.run();
+    log_info("eboardd stopped");
+    return exit_status_;
+}
+
+ojson Daemon::execute(const Request& request, const ojson& raw) {
+    const std::int64_t now = wall_clock_ms();
+    if (std::holds_alternative<BoardsRequest>(request)) {
+        ojson list = ojson::array();
+        for (const auto& b : boards_) list.push_back(b->status_json());
+        ojson r{{"class", "BOARDS"}, {"boards", list}};
+        if (raw.contains("id")) r["id"] = raw["id"];
+        return r;
+    }
+    if (const auto* g = std::get_if<GamesRequest>(&request)) {
+        ojson list = ojson::array();
+        for (const auto& s : store_->list_games(g->limit)) {
+            ojson j{{"game", s.id}, {"board", s.board}, {"result", s.result},
+                    {"plies", s.plies}, {"ended", s.ended}};
+            const std::string path = recorder_->pgn_path(s.id);
+            if (!path.empty()) j["pgn"] = path;
+            list.push_back(j);
+        }
+        ojson r{{"class", "GAMES"}, {"games", list}};
+        if (raw.contains("id")) r["id"] = raw["id"];
+        return r;
+    }
+    // The rest acts on one board.
+    const std::string board_name = raw.value("board", "");
+    BoardSession* board = find_board(board_name);
+    if (!board) return error_reply("no board '" + board_name + "'", raw);
+    Expected<bool> ok = true;
+    ojson reply = ok_reply(raw);
+    if (const auto* n = std::get_if<NewGameRequest>(&request)) {
+        auto id = board->new_game(n->fen, now);
+        if (!id) return error_reply(id.error().message, raw);
+        reply["game"] = *id;
+    } else if (const auto* p = std::get_if<SetPositionRequest>(&request)) {
+        ok = board->set_position(p->fen, now);
+    } else if (const auto* t = std::get_if<TakebackRequest>(&request)) {
+        ok = board->take_back(t->ply, now);
+    } else if (const auto* r = std::get_if<ResultRequest>(&request)) {
+        ok = board->result(r->result, r->termination, r->confirmed, now);
+    } else if (const auto* pen = std::get_if<PenaltyRequest>(&request)) {
+        BoardLink* link = link_of(board);
+        if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
+        auto done = link->penalty(pen->apply);
+        if (!done) return error_reply(done.error().message, raw);
+        reply["penalty"] = *done;
+    } else if (const auto* c = std::get_if<ClockRequest>(&request)) {
+        BoardLink* link = link_of(board);
+        if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
+        ok = link->set_clock(c->white_ms, c->black_ms);
+        if (ok) (void)store_->record_note(board->name(), board->game_id(), "CLOCK", raw.dump(), now);
+    }
+    if (ok && (std::holds_alternative<NewGameRequest>(request) ||
+               std::holds_alternative<SetPositionRequest>(request) ||
+               std::holds_alternative<TakebackRequest>(request)))
+        if (BoardLink* link = link_of(board)) link->restart_game();
+    if (!ok) return error_reply(ok.error().message, raw);
+    if (board->game()) reply["game"] = board->game()->game();
+    return reply;
+}
+
+} // namespace eboard::daemon

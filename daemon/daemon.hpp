@@ -1,0 +1,79 @@
+// eboardd's event loop: one single-threaded Boost.Asio io_context that runs the boards, the
+// client socket, the signals (SIGTERM/SIGINT: exit 0 with everything durable; SIGHUP: reload
+// the configuration file) and the systemd watchdog. It routes the arbiter's requests to the
+// boards (CommandHandler).
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/board_session.hpp"
+#include "daemon/client_api.hpp"
+#include "daemon/commands.hpp"
+#include "daemon/config.hpp"
+#include "daemon/recorder.hpp"
+#include "daemon/store.hpp"
+
+namespace eboard::daemon {
+
+class BoardLink;
+class Simulation;
+
+class Daemon final : public CommandHandler {
+  public:
+    explicit Daemon(Config config);
+    ~Daemon() override;
+    Daemon(const Daemon&) = delete;
+    Daemon& operator=(const Daemon&) = delete;
+
+    /// Opens the store, the sinks, the socket and the boards, then runs until a signal or,
+    /// with --simulate, the end of the simulated game. Returns the exit status.
+    int run();
+
+    /// Asks the loop to stop (from the loop's thread).
+    void stop();
+
+    [[nodiscard]] boost::asio::io_context& io() { return io_; }
+    [[nodiscard]] Recorder& recorder() { return *recorder_; }
+    [[nodiscard]] const Config& config() const { return config_; }
+    [[nodiscard]] BoardSession* find_board(const std::string& name);
+
+    /// Called when a simulated game has ended (the loop then stops).
+    void on_simulation_done(int status);
+    /// The simulated player is done: confirm the source game's result ("" = it failed).
+    void finish_simulation(const std::string& result);
+
+    ojson execute(const Request& request, const ojson& raw) override;
+
+  private:
+    [[nodiscard]] Expected<bool> open();
+    [[nodiscard]] Expected<bool> open_events_sink();
+    void wait_signals();
+    void reload();
+    void arm_watchdog();
+    [[nodiscard]] std::string status_text() const;
+    [[nodiscard]] Expected<bool> open_simulation();
+    [[nodiscard]] BoardLink* link_of(const BoardSession* board);
+
+    boost::asio::io_context io_;
+    Config config_;
+    std::unique_ptr<Store> store_;
+    std::unique_ptr<Recorder> recorder_;
+    std::unique_ptr<ClientServer> server_;
+    std::vector<std::unique_ptr<BoardSession>> boards_;
+    std::vector<std::unique_ptr<BoardLink>> links_; ///< links_[i] reads boards_[i]
+    std::unique_ptr<Simulation> simulation_;
+    boost::asio::signal_set signals_;
+    boost::asio::steady_timer watchdog_;
+    int events_fd_ = -1;
+    bool events_owned_ = false;
+    int exit_status_ = 0;
+};
+
+} // namespace eboard::daemon

@@ -1,0 +1,76 @@
+// A board's device pipeline: driver (drivers/core DeviceSession over its transport, read on
+// a device thread) -> Reconstructor (one per board, on the event loop's thread) -> the
+// BoardSession (game, store, PGN, events). Driver events cross to the loop with asio::post;
+// driver commands (clock) cross back through a queue the device thread runs between polls.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "daemon/board_link.hpp"
+#include "daemon/board_session.hpp"
+#include "daemon/config.hpp"
+#include "drivers/core/driver.hpp"
+#include "drivers/core/events.hpp"
+#include "rules/reconstruction.hpp"
+
+namespace eboard::daemon {
+
+class DeviceLink final : public BoardLink {
+  public:
+    DeviceLink(boost::asio::io_context& io, BoardSession& session, const Config& config);
+    ~DeviceLink() override;
+
+    void start() override;
+    void stop() override;
+    [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
+    [[nodiscard]] Expected<std::string> penalty(bool apply) override;
+    void restart_game() override;
+
+    /// Called on the loop's thread after each recorded MOVE/RESULT (for --simulate).
+    std::function<void(const Event&)> on_recorded;
+
+  private:
+    void device_thread();
+    void on_driver_event(const drivers::DriverEvent& e);
+    void feed(const SensorEvent& e);
+    void handle(const ReconEvent& e);
+    void arm_tick();
+    void queue_command(std::function<void(drivers::Driver&)> command);
+    [[nodiscard]] Color color_of_side(drivers::ClockSide side) const;
+    [[nodiscard]] drivers::ClockSide side_of(Color c) const;
+    [[nodiscard]] ReconConfig recon_config() const;
+
+    boost::asio::io_context& io_;
+    BoardSession& session_;
+    const Config& config_;
+    Reconstructor recon_;
+    boost::asio::steady_timer tick_;
+    std::thread thread_;
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<std::function<void(drivers::Driver&)>> commands_;
+    // Which side of the clock is White's (--white-side; auto: the first lever press).
+    std::optional<drivers::ClockSide> white_side_;
+    std::optional<drivers::ClockTimes> last_times_;
+    bool clock_connected_ = false;
+    bool restarting_ = false;
+    struct Illegal {
+        Color player = Color::White;
+        std::string penalty;
+    };
+    std::optional<Illegal> last_illegal_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+} // namespace eboard::daemon

@@ -1,0 +1,220 @@
+#include "daemon/events.hpp"
+
+#ifndef EBOARD_RELEASE
+#define EBOARD_RELEASE "0.1.0"
+#endif
+
+namespace eboard::daemon {
+using json = nlohmann::ordered_json;
+
+namespace {
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+// The game field is required everywhere but ALERT may be tied to no game (a board
+// disconnected at rest): then it is left out rather than written empty.
+void put_game(json& j, const std::string& game) {
+    if (!game.empty()) j["game"] = game;
+}
+
+Expected<std::string> need_string(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string()) return Error{std::string("missing string field '") + key + "'"};
+    return it->get<std::string>();
+}
+
+std::string opt_string(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+template <typename T>
+Expected<T> need_choice(const json& j, const char* key, const char* yes, const char* no) {
+    auto v = need_string(j, key);
+    if (!v) return v.error();
+    if (*v == yes) return true;
+    if (*v == no) return false;
+    return Error{std::string("field '") + key + "' is not " + yes + "/" + no};
+}
+
+Expected<Event> move_from_json(const json& j) {
+    MoveEvent m;
+    m.board = opt_string(j, "board");
+    m.game = opt_string(j, "game");
+    auto ply = j.find("ply");
+    if (ply == j.end() || !ply->is_number_integer()) return Error{"missing integer field 'ply'"};
+    m.ply = ply->get<int>();
+    for (auto [key, out] : {std::pair{"san", &m.san}, {"uci", &m.uci}, {"fen", &m.fen}}) {
+        auto v = need_string(j, key);
+        if (!v) return v.error();
+        *out = *v;
+    }
+    auto status = need_choice<bool>(j, "status", "completed", "made");
+    if (!status) return status.error();
+    m.completed = *status;
+    if (auto c = j.find("clock"); c != j.end()) {
+        if (!c->is_object() || !c->contains("white_ms") || !c->contains("black_ms") ||
+            !(*c)["white_ms"].is_number_integer() || !(*c)["black_ms"].is_number_integer())
+            return Error{"field 'clock' needs integer white_ms and black_ms"};
+        m.clock = MoveClock{(*c)["white_ms"].get<std::int64_t>(), (*c)["black_ms"].get<std::int64_t>()};
+    }
+    return Event{m};
+}
+
+Expected<Event> alert_from_json(const json& j) {
+    AlertEvent a;
+    a.board = opt_string(j, "board");
+    a.game = opt_string(j, "game");
+    for (auto [key, out] : {std::pair{"kind", &a.kind}, {"article", &a.article}, {"text", &a.text}}) {
+        auto v = need_string(j, key);
+        if (!v) return v.error();
+        *out = *v;
+    }
+    if (auto p = j.find("ply"); p != j.end() && p->is_number_integer()) a.ply = p->get<int>();
+    if (auto p = j.find("count"); p != j.end() && p->is_number_integer()) a.count = p->get<int>();
+    if (auto p = j.find("penalty"); p != j.end() && p->is_string()) a.penalty = p->get<std::string>();
+    if (auto p = j.find("squares"); p != j.end() && p->is_array())
+        for (const auto& s : *p)
+            if (s.is_string()) a.squares.push_back(s.get<std::string>());
+    return Event{a};
+}
+
+} // namespace
+
+json to_json(const Event& event) {
+    return std::visit(
+        overloaded{
+            [](const VersionEvent& e) {
+                return json{{"class", "VERSION"}, {"release", e.release},
+                            {"proto_major", kProtoMajor}, {"proto_minor", kProtoMinor}};
+            },
+            [](const BoardEvent& e) {
+                return json{{"class", "BOARD"}, {"board", e.board},
+                            {"state", e.connected ? "connected" : "disconnected"},
+                            {"driver", e.driver}};
+            },
+            [](const GameEvent& e) {
+                json j{{"class", "GAME"}, {"board", e.board}};
+                put_game(j, e.game);
+                j["event"] = e.start ? "start" : "end";
+                j["fen"] = e.fen;
+                return j;
+            },
+            [](const TouchEvent& e) {
+                json j{{"class", "TOUCH"}, {"board", e.board}};
+                put_game(j, e.game);
+                j["square"] = e.square;
+                j["action"] = e.lift ? "lift" : "place";
+                if (e.piece) j["piece"] = std::string(1, *e.piece);
+                return j;
+            },
+            [](const MoveEvent& e) {
+                json j{{"class", "MOVE"}, {"board", e.board}};
+                put_game(j, e.game);
+                j["ply"] = e.ply;
+                j["san"] = e.san;
+                j["uci"] = e.uci;
+                j["fen"] = e.fen;
+                j["status"] = e.completed ? "completed" : "made";
+                if (e.clock)
+                    j["clock"] = json{{"white_ms", e.clock->white_ms}, {"black_ms", e.clock->black_ms}};
+                return j;
+            },
+            [](const AlertEvent& e) {
+                json j{{"class", "ALERT"}, {"board", e.board}};
+                put_game(j, e.game);
+                j["kind"] = e.kind;
+                j["article"] = e.article;
+                j["text"] = e.text;
+                if (e.ply) j["ply"] = *e.ply;
+                if (e.count) j["count"] = *e.count;
+                if (e.penalty) j["penalty"] = *e.penalty;
+                if (!e.squares.empty()) j["squares"] = e.squares;
+                return j;
+            },
+            [](const ResultEvent& e) {
+                json j{{"class", "RESULT"}, {"board", e.board}};
+                put_game(j, e.game);
+                j["result"] = e.result;
+                j["termination"] = e.termination;
+                j["confirmed"] = e.confirmed;
+                return j;
+            },
+        },
+        event);
+}
+
+std::string to_line(const Event& event) {
+    std::string s = to_json(event).dump(-1, ' ', false, json::error_handler_t::replace);
+    s.push_back('\n');
+    return s;
+}
+
+Expected<Event> event_from_json(const json& j) {
+    if (!j.is_object()) return Error{"not a JSON object"};
+    auto cls = need_string(j, "class");
+    if (!cls) return cls.error();
+    if (*cls == "VERSION") return Event{VersionEvent{opt_string(j, "release")}};
+    if (*cls == "BOARD") {
+        auto st = need_choice<bool>(j, "state", "connected", "disconnected");
+        if (!st) return st.error();
+        return Event{BoardEvent{opt_string(j, "board"), *st, opt_string(j, "driver")}};
+    }
+    if (*cls == "GAME") {
+        auto st = need_choice<bool>(j, "event", "start", "end");
+        if (!st) return st.error();
+        return Event{GameEvent{opt_string(j, "board"), opt_string(j, "game"), *st, opt_string(j, "fen")}};
+    }
+    if (*cls == "TOUCH") {
+        auto act = need_choice<bool>(j, "action", "lift", "place");
+        if (!act) return act.error();
+        auto sq = need_string(j, "square");
+        if (!sq) return sq.error();
+        TouchEvent t{opt_string(j, "board"), opt_string(j, "game"), *sq, *act, std::nullopt};
+        const std::string piece = opt_string(j, "piece");
+        if (piece.size() == 1) t.piece = piece[0];
+        return Event{t};
+    }
+    if (*cls == "MOVE") return move_from_json(j);
+    if (*cls == "ALERT") return alert_from_json(j);
+    if (*cls == "RESULT") {
+        auto r = need_string(j, "result");
+        if (!r) return r.error();
+        auto c = j.find("confirmed");
+        return Event{ResultEvent{opt_string(j, "board"), opt_string(j, "game"), *r,
+                                 opt_string(j, "termination"),
+                                 c != j.end() && c->is_boolean() && c->get<bool>()}};
+    }
+    return Error{"unknown event class '" + *cls + "'"};
+}
+
+const char* event_class(const Event& event) {
+    static constexpr const char* names[] = {"VERSION", "BOARD", "GAME", "TOUCH",
+                                            "MOVE",    "ALERT", "RESULT"};
+    return names[event.index()];
+}
+
+const std::string& event_board(const Event& event) {
+    static const std::string none;
+    return std::visit(overloaded{[](const VersionEvent&) -> const std::string& { return none; },
+                                 [](const auto& e) -> const std::string& { return e.board; }},
+                      event);
+}
+
+const std::string& event_game(const Event& event) {
+    static const std::string none;
+    return std::visit(
+        overloaded{[](const VersionEvent&) -> const std::string& { return none; },
+                   [](const BoardEvent&) -> const std::string& { return none; },
+                   [](const auto& e) -> const std::string& { return e.game; }},
+        event);
+}
+
+VersionEvent version_event() { return VersionEvent{EBOARD_RELEASE}; }
+
+} // namespace eboard::daemon

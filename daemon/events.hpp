@@ -1,0 +1,116 @@
+// The events eboardd reports (docs/interfaces.md, "Events"): one JSON object per line, each
+// with a `class`. Fields without a value are left out, never written as null. The first line
+// of every stream is a VERSION object.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/expected.hpp"
+
+namespace eboard::daemon {
+
+/// Protocol version of the JSON lines (interfaces.md: proto_major 1). proto_minor grows with
+/// additive changes (new optional fields, new request classes).
+inline constexpr int kProtoMajor = 1;
+inline constexpr int kProtoMinor = 0;
+
+/// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
+struct MoveClock {
+    std::int64_t white_ms = 0;
+    std::int64_t black_ms = 0;
+    bool operator==(const MoveClock&) const = default;
+};
+
+struct VersionEvent {
+    std::string release;
+};
+
+/// A board appears (`connected`) or goes (`disconnected`).
+struct BoardEvent {
+    std::string board;
+    bool connected = true;
+    std::string driver;
+};
+
+/// A game starts or ends; `fen` is the start position, or the final one.
+struct GameEvent {
+    std::string board;
+    std::string game;
+    bool start = true;
+    std::string fen;
+};
+
+/// A piece lifted or placed (Art. 4.3; Appendix D.2.2). `square` is a name, "e4".
+struct TouchEvent {
+    std::string board;
+    std::string game;
+    std::string square;
+    bool lift = true;
+    std::optional<char> piece; ///< FEN letter when known ('P'..'K', 'p'..'k')
+};
+
+/// A move made (Art. 4.7) or completed (Art. 6.2.1).
+struct MoveEvent {
+    std::string board;
+    std::string game;
+    int ply = 0; ///< 1 = White's first move of a standard game
+    std::string san;
+    std::string uci;
+    std::string fen; ///< the position after the move
+    bool completed = false;
+    std::optional<MoveClock> clock;
+};
+
+/// An arbiter matter. `kind` is one of interfaces.md's ALERT kinds (illegal_move,
+/// touch_move, position_mismatch, flag, draw_claimable, dead_position, both_boards_differ,
+/// board_disconnected).
+struct AlertEvent {
+    std::string board;
+    std::string game; ///< empty when no game is tied to it (e.g. board_disconnected at rest)
+    std::string kind;
+    std::string article; ///< e.g. "7.5.1"
+    std::string text;
+    std::optional<int> ply;
+    std::optional<int> count;             ///< illegal_move: the player's completed illegal moves
+    std::optional<std::string> penalty;   ///< illegal_move: "+2min", "loss", ...
+    std::vector<std::string> squares;     ///< position_mismatch: the squares that differ
+};
+
+/// The game's result: at once when a rule ends it, or on a command; `confirmed` per Art. 8.7.
+struct ResultEvent {
+    std::string board;
+    std::string game;
+    std::string result; ///< "1-0", "0-1", "1/2-1/2"
+    std::string termination; ///< e.g. "checkmate", "stalemate", "resignation", "flag"
+    bool confirmed = false;
+};
+
+using Event = std::variant<VersionEvent, BoardEvent, GameEvent, TouchEvent, MoveEvent,
+                           AlertEvent, ResultEvent>;
+
+/// The JSON object of an event, with the field names of interfaces.md, `class` first.
+[[nodiscard]] nlohmann::ordered_json to_json(const Event& event);
+
+/// The compact JSON text of an event followed by '\n'.
+[[nodiscard]] std::string to_line(const Event& event);
+
+/// The inverse of to_json, for the store's replay and clients. Errors name the field.
+[[nodiscard]] Expected<Event> event_from_json(const nlohmann::ordered_json& object);
+
+/// The class name ("MOVE", ...).
+[[nodiscard]] const char* event_class(const Event& event);
+
+/// The board / game an event belongs to ("" for VERSION, or no game).
+[[nodiscard]] const std::string& event_board(const Event& event);
+[[nodiscard]] const std::string& event_game(const Event& event);
+
+/// The VERSION object of this build.
+[[nodiscard]] VersionEvent version_event();
+
+} // namespace eboard::daemon

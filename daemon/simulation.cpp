@@ -1,0 +1,169 @@
+#include "daemon/simulation.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "daemon/log.hpp"
+#include "drivers/emu/dgt_emulator.hpp"
+#include "rules/handling.hpp"
+#include "rules/time_control.hpp"
+
+namespace eboard::daemon {
+
+namespace {
+
+// How long the player waits for the daemon to complete a move before going on anyway
+// (the daemon will then alert what it saw).
+constexpr int kMoveTimeoutMs = 10000;
+
+std::string tag_or_empty(const eboard::GameRecord& g, const char* name) {
+    const std::string* v = g.tag(name);
+    return v && *v != "?" ? *v : std::string();
+}
+
+// The clock's starting times: the first period of the TimeControl tag, else 90 minutes.
+std::int64_t start_time_ms(const std::string& tc_text) {
+    auto tc = parse_time_control(tc_text);
+    if (tc && tc->kind == TimeControl::Kind::Periods && !tc->periods.empty() &&
+        tc->periods.front().time_ms > 0)
+        return tc->periods.front().time_ms;
+    return 90 * 60 * 1000;
+}
+
+} // namespace
+
+Simulation::Simulation(eboard::GameRecord game, double speed) : game_(std::move(game)), speed_(speed) {}
+
+Simulation::~Simulation() { stop(); }
+
+Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_path, double speed) {
+    std::string text = embedded_simulation_pgn();
+    if (!pgn_path.empty()) {
+        std::ifstream in(pgn_path, std::ios::binary);
+        if (!in) return Error{"--simulate: cannot read '" + pgn_path + "'"};
+        std::ostringstream s;
+        s << in.rdbuf();
+        text = s.str();
+    }
+    auto game = read_pgn_game(text);
+    if (!game) {
+        const Error& e = game.error();
+        return Error{"--simulate: " + (pgn_path.empty() ? std::string("embedded game") : pgn_path) +
+                     ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message};
+    }
+    if (game->moves.empty()) return Error{"--simulate: the game has no moves"};
+    auto start = game->start_position();
+    if (!start) return Error{"--simulate: start position: " + start.error().message};
+    std::unique_ptr<Simulation> sim(new Simulation(std::move(*game), speed));
+
+    drivers::emu::DgtEmulatorOptions options;
+    for (int s = 0; s < 64; ++s) options.position.set(Square(s), start->piece_on(Square(s)));
+    const std::int64_t t0 = start_time_ms(sim->time_control());
+    options.clock.left_ms = t0; // White plays on the left of the clock
+    options.clock.right_ms = t0;
+    try {
+        sim->emulator_ = std::make_unique<drivers::emu::DgtEmulator>(options);
+    } catch (const std::exception& e) {
+        return Error{std::string("--simulate: cannot open the emulated board: ") + e.what()};
+    }
+    return sim;
+}
+
+BoardConfig Simulation::board() const {
+    BoardConfig b;
+    b.uri = "dgt:" + emulator_->pty_slave_path();
+    b.name = "simulated";
+    b.event = tag_or_empty(game_, "Event");
+    b.site = tag_or_empty(game_, "Site");
+    b.round = tag_or_empty(game_, "Round");
+    b.white = tag_or_empty(game_, "White");
+    b.black = tag_or_empty(game_, "Black");
+    b.time_control = time_control();
+    return b;
+}
+
+std::string Simulation::time_control() const { return tag_or_empty(game_, "TimeControl"); }
+
+void Simulation::observe(const Event& event) {
+    std::lock_guard lock(mutex_);
+    if (const auto* g = std::get_if<GameEvent>(&event)) {
+        if (g->start) started_ = true;
+        else ended_ = true;
+    } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
+        if (m->completed) completed_ply_ = m->ply;
+    } else if (std::holds_alternative<ResultEvent>(event)) {
+        ended_ = true;
+    }
+    changed_.notify_all();
+}
+
+bool Simulation::wait_for(const std::function<bool()>& pred, int timeout_ms) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return stop_ || pred(); }) &&
+           !stop_;
+}
+
+void Simulation::start(std::function<void(const std::string&)> finish) {
+    finish_ = std::move(finish);
+    thread_ = std::thread([this] { play(); });
+}
+
+void Simulation::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void Simulation::play() {
+    // The board stands in the start position: wait for the daemon to see the game start.
+    if (!wait_for([this] { return started_; }, 30000)) {
+        if (!stop_) log_error("--simulate: the daemon did not see the game start");
+        if (!stop_ && finish_) finish_("");
+        return;
+    }
+    HandlingOptions o;
+    o.identity = true;  // a DGT board reports piece identity
+    o.clock = true;
+    o.seed = 1997;
+    BoardHands hands(o);
+    auto pos = game_.start_position();
+    hands.setup(*pos);
+    (void)hands.take_events(); // the emulator already shows the start position
+    int ply = 0;
+    for (const auto& gm : game_.moves) {
+        hands.play(*pos, gm.move);
+        TimeMs last = -1;
+        for (const auto& e : hands.take_events()) {
+            const TimeMs t = time_of(e);
+            if (last >= 0 && t > last) {
+                const auto wait = std::chrono::microseconds(static_cast<std::int64_t>(
+                    static_cast<double>(t - last) * 1000.0 / speed_));
+                std::unique_lock lock(mutex_);
+                if (changed_.wait_for(lock, wait, [this] { return stop_; })) return;
+            }
+            last = t;
+            if (const auto* c = std::get_if<SquareChange>(&e)) {
+                if (c->reading.occupied) emulator_->place(c->square, c->reading.piece);
+                else emulator_->lift(c->square);
+            } else if (const auto* l = std::get_if<LeverPressed>(&e)) {
+                emulator_->press_lever(l->by == Color::White ? drivers::ClockSide::Left
+                                                             : drivers::ClockSide::Right);
+            }
+        }
+        pos->make_move(gm.move);
+        ++ply;
+        const int want = ply;
+        if (!wait_for([this, want] { return completed_ply_ >= want || ended_; }, kMoveTimeoutMs)) {
+            if (stop_) return;
+            log_warning("--simulate: ply " + std::to_string(want) + " was not completed in time");
+        }
+        if (ended_) break;
+    }
+    if (!stop_ && finish_) finish_(game_.result);
+}
+
+} // namespace eboard::daemon

@@ -1,0 +1,343 @@
+#include "daemon/store.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace eboard::daemon {
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+const char* const kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS games(
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  board TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  start_fen TEXT NOT NULL,
+  rules TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  result TEXT NOT NULL DEFAULT '*',
+  termination TEXT NOT NULL DEFAULT '',
+  confirmed INTEGER NOT NULL DEFAULT 0,
+  ended INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS moves(
+  game TEXT NOT NULL,
+  ply INTEGER NOT NULL,
+  san TEXT NOT NULL,
+  uci TEXT NOT NULL,
+  fen TEXT NOT NULL,
+  completed INTEGER NOT NULL,
+  white_ms INTEGER,
+  black_ms INTEGER,
+  PRIMARY KEY(game, ply));
+CREATE TABLE IF NOT EXISTS comments(
+  game TEXT NOT NULL,
+  after_ply INTEGER NOT NULL,
+  text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  time_ms INTEGER NOT NULL,
+  board TEXT NOT NULL,
+  game TEXT NOT NULL,
+  class TEXT NOT NULL,
+  json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_game ON events(game, seq);
+PRAGMA user_version = 1;
+)sql";
+
+// A prepared statement, finalized on scope exit.
+class Stmt {
+  public:
+    Stmt(sqlite3* db, const char* sql) : db_(db) {
+        if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) s_ = nullptr;
+    }
+    ~Stmt() { sqlite3_finalize(s_); }
+    Stmt(const Stmt&) = delete;
+    Stmt& operator=(const Stmt&) = delete;
+    [[nodiscard]] bool ok() const { return s_ != nullptr; }
+    Stmt& bind(int i, const std::string& v) {
+        sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Stmt& bind(int i, std::int64_t v) {
+        sqlite3_bind_int64(s_, i, v);
+        return *this;
+    }
+    Stmt& bind_null(int i) {
+        sqlite3_bind_null(s_, i);
+        return *this;
+    }
+    /// SQLITE_ROW, SQLITE_DONE or an error code.
+    int step() { return s_ ? sqlite3_step(s_) : SQLITE_ERROR; }
+    [[nodiscard]] std::string text(int col) const {
+        const auto* p = sqlite3_column_text(s_, col);
+        return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+    }
+    [[nodiscard]] std::int64_t integer(int col) const { return sqlite3_column_int64(s_, col); }
+    [[nodiscard]] bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+    [[nodiscard]] Error error(const char* what) const {
+        return Error{std::string("store: ") + what + ": " + sqlite3_errmsg(db_)};
+    }
+
+  private:
+    sqlite3* db_;
+    sqlite3_stmt* s_ = nullptr;
+};
+
+std::string utc_day(std::int64_t time_ms, const char* format) {
+    const std::time_t t = static_cast<std::time_t>(time_ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, format, &tm);
+    return buf;
+}
+
+ojson tags_json(const PgnTags& t) {
+    return ojson{{"event", t.event}, {"site", t.site},   {"date", t.date},
+                 {"round", t.round}, {"white", t.white}, {"black", t.black},
+                 {"board", t.board}, {"time_control", t.time_control}};
+}
+
+PgnTags tags_from(const std::string& text) {
+    PgnTags t;
+    const ojson j = ojson::parse(text, nullptr, false);
+    if (!j.is_object()) return t;
+    auto get = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+    t.event = get("event");
+    t.site = get("site");
+    t.date = get("date");
+    t.round = get("round");
+    t.white = get("white");
+    t.black = get("black");
+    t.board = get("board");
+    t.time_control = get("time_control");
+    return t;
+}
+
+// The irregularities that go into the PGN as comments (interfaces.md: illegal moves never
+// appear as moves; an irregularity goes in a comment).
+bool is_pgn_comment(const std::string& kind) {
+    return kind == "illegal_move" || kind == "flag" || kind == "dead_position";
+}
+
+} // namespace
+
+Store::Store(sqlite3* db) : db_(db) {}
+
+Store::~Store() {
+    // Close cleanly so the WAL is checkpointed; a kill -9 instead leaves the WAL, which the
+    // next open replays.
+    sqlite3_close_v2(db_);
+}
+
+Expected<bool> Store::exec(const char* sql) const {
+    char* msg = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+        Error e{std::string("store: ") + (msg ? msg : sqlite3_errmsg(db_))};
+        sqlite3_free(msg);
+        return e;
+    }
+    return true;
+}
+
+Expected<std::unique_ptr<Store>> Store::open(const std::filesystem::path& state_dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(state_dir, ec);
+    if (ec) return Error{"store: cannot create " + state_dir.string() + ": " + ec.message()};
+    const std::string path = (state_dir / "eboardd.db").string();
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+        Error e{"store: cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
+        sqlite3_close_v2(db);
+        return e;
+    }
+    std::unique_ptr<Store> s(new Store(db));
+    sqlite3_busy_timeout(db, 2000);
+    for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
+                            "PRAGMA foreign_keys=ON;", kSchema}) {
+        auto ok = s->exec(sql);
+        if (!ok) return Error{ok.error().message + " (" + path + ")"};
+    }
+    return s;
+}
+
+Expected<std::string> Store::create_game(const std::string& board, const std::string& start_fen,
+                                         PgnTags tags, const std::string& rules,
+                                         std::int64_t time_ms) {
+    if (tags.date.empty()) tags.date = utc_day(time_ms, "%Y.%m.%d");
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    std::int64_t seq = 1;
+    {
+        Stmt q(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM games;");
+        if (q.step() == SQLITE_ROW) seq = q.integer(0);
+    }
+    char id[48];
+    std::snprintf(id, sizeof id, "%s-%04lld", utc_day(time_ms, "%Y%m%d").c_str(),
+                  static_cast<long long>(seq));
+    Stmt ins(db_, "INSERT INTO games(seq, id, board, created_ms, start_fen, rules, tags) "
+                  "VALUES(?,?,?,?,?,?,?);");
+    ins.bind(1, seq).bind(2, std::string(id)).bind(3, board).bind(4, time_ms).bind(5, start_fen);
+    ins.bind(6, rules).bind(7, tags_json(tags).dump());
+    if (ins.step() != SQLITE_DONE) {
+        Error e = ins.error("create game");
+        (void)exec("ROLLBACK;");
+        return e;
+    }
+    if (auto ok = exec("COMMIT;"); !ok) return ok.error();
+    return std::string(id);
+}
+
+Expected<bool> Store::apply_event(const Event& event) {
+    if (const auto* m = std::get_if<MoveEvent>(&event)) {
+        Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
+        del.bind(1, m->game).bind(2, std::int64_t{m->ply});
+        if (del.step() != SQLITE_DONE) return del.error("move");
+        Stmt ins(db_, "INSERT OR REPLACE INTO moves(game, ply, san, uci, fen, completed, "
+                      "white_ms, black_ms) VALUES(?,?,?,?,?,?,?,?);");
+        ins.bind(1, m->game).bind(2, std::int64_t{m->ply}).bind(3, m->san).bind(4, m->uci);
+        ins.bind(5, m->fen).bind(6, std::int64_t{m->completed ? 1 : 0});
+        if (m->clock) ins.bind(7, m->clock->white_ms).bind(8, m->clock->black_ms);
+        else ins.bind_null(7).bind_null(8);
+        if (ins.step() != SQLITE_DONE) return ins.error("move");
+    } else if (const auto* r = std::get_if<ResultEvent>(&event)) {
+        return set_result(r->game, r->result, r->termination, r->confirmed);
+    } else if (const auto* g = std::get_if<GameEvent>(&event)) {
+        if (!g->start) {
+            Stmt up(db_, "UPDATE games SET ended = 1 WHERE id = ?;");
+            up.bind(1, g->game);
+            if (up.step() != SQLITE_DONE) return up.error("game end");
+        }
+    } else if (const auto* a = std::get_if<AlertEvent>(&event)) {
+        if (a->ply && !a->game.empty() && is_pgn_comment(a->kind)) {
+            Stmt ins(db_, "INSERT INTO comments(game, after_ply, text) VALUES(?,?,?);");
+            ins.bind(1, a->game).bind(2, std::int64_t{*a->ply - 1}).bind(3, a->text);
+            if (ins.step() != SQLITE_DONE) return ins.error("comment");
+        }
+    }
+    return true;
+}
+
+Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    ins.bind(1, time_ms).bind(2, event_board(event)).bind(3, event_game(event));
+    ins.bind(4, std::string(event_class(event)));
+    std::string line = to_line(event);
+    line.pop_back();
+    ins.bind(5, line);
+    Expected<bool> ok = ins.step() == SQLITE_DONE ? Expected<bool>(true) : Expected<bool>(ins.error("event"));
+    if (ok) ok = apply_event(event);
+    if (!ok) {
+        (void)exec("ROLLBACK;");
+        return ok.error();
+    }
+    return exec("COMMIT;");
+}
+
+Expected<bool> Store::record_note(const std::string& board, const std::string& game,
+                                  const std::string& cls, const std::string& json,
+                                  std::int64_t time_ms) {
+    Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    ins.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, cls).bind(5, json);
+    if (ins.step() != SQLITE_DONE) return ins.error("note");
+    return true;
+}
+
+Expected<bool> Store::take_back(const std::string& game, int ply) {
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
+    del.bind(1, game).bind(2, std::int64_t{ply});
+    Stmt delc(db_, "DELETE FROM comments WHERE game = ? AND after_ply > ?;");
+    delc.bind(1, game).bind(2, std::int64_t{ply});
+    if (del.step() != SQLITE_DONE || delc.step() != SQLITE_DONE) {
+        Error e = del.error("take back");
+        (void)exec("ROLLBACK;");
+        return e;
+    }
+    return exec("COMMIT;");
+}
+
+Expected<bool> Store::set_result(const std::string& game, const std::string& result,
+                                 const std::string& termination, bool confirmed) {
+    Stmt up(db_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
+    up.bind(1, result).bind(2, termination).bind(3, std::int64_t{confirmed ? 1 : 0}).bind(4, game);
+    if (up.step() != SQLITE_DONE) return up.error("result");
+    return true;
+}
+
+Expected<GameRecord> Store::load(const std::string& id) const {
+    GameRecord g;
+    {
+        Stmt q(db_, "SELECT id, board, start_fen, rules, tags, result, termination, confirmed, "
+                    "ended FROM games WHERE id = ?;");
+        q.bind(1, id);
+        if (q.step() != SQLITE_ROW) return Error{"no game '" + id + "'"};
+        g.id = q.text(0);
+        g.board = q.text(1);
+        g.start_fen = q.text(2);
+        g.rules = q.text(3);
+        g.tags = tags_from(q.text(4));
+        g.result = q.text(5);
+        g.termination = q.text(6);
+        g.confirmed = q.integer(7) != 0;
+        g.ended = q.integer(8) != 0;
+    }
+    Stmt q(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms FROM moves "
+                "WHERE game = ? ORDER BY ply;");
+    q.bind(1, id);
+    while (q.step() == SQLITE_ROW) {
+        RecordedMove m;
+        m.ply = static_cast<int>(q.integer(0));
+        m.san = q.text(1);
+        m.uci = q.text(2);
+        m.fen = q.text(3);
+        m.completed = q.integer(4) != 0;
+        if (!q.is_null(5)) m.clock = MoveClock{q.integer(5), q.integer(6)};
+        g.moves.push_back(std::move(m));
+    }
+    Stmt c(db_, "SELECT after_ply, text FROM comments WHERE game = ? ORDER BY rowid;");
+    c.bind(1, id);
+    while (c.step() == SQLITE_ROW) {
+        const auto after = c.integer(0);
+        if (after >= 1 && static_cast<std::size_t>(after) <= g.moves.size())
+            g.moves[static_cast<std::size_t>(after - 1)].comments.push_back(c.text(1));
+        else if (after < 1)
+            g.comments.push_back(c.text(1));
+    }
+    return g;
+}
+
+std::vector<std::string> Store::unfinished_games() const {
+    std::vector<std::string> ids;
+    Stmt q(db_, "SELECT id FROM games WHERE ended = 0 ORDER BY seq;");
+    while (q.step() == SQLITE_ROW) ids.push_back(q.text(0));
+    return ids;
+}
+
+std::vector<GameSummary> Store::list_games(int limit) const {
+    std::vector<GameSummary> out;
+    Stmt q(db_, "SELECT g.id, g.board, g.result, g.ended, "
+                "(SELECT COUNT(*) FROM moves m WHERE m.game = g.id) FROM games g "
+                "ORDER BY g.seq DESC LIMIT ?;");
+    q.bind(1, std::int64_t{limit});
+    while (q.step() == SQLITE_ROW)
+        out.push_back(GameSummary{q.text(0), q.text(1), q.text(2), static_cast<int>(q.integer(4)),
+                                  q.integer(3) != 0});
+    return out;
+}
+
+std::vector<std::string> Store::game_events(const std::string& game) const {
+    std::vector<std::string> out;
+    Stmt q(db_, "SELECT json FROM events WHERE game = ? ORDER BY seq;");
+    q.bind(1, game);
+    while (q.step() == SQLITE_ROW) out.push_back(q.text(0));
+    return out;
+}
+
+} // namespace eboard::daemon

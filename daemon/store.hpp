@@ -1,0 +1,90 @@
+// The durable store: one SQLite database `eboardd.db` in the state directory (WAL,
+// synchronous=FULL: every commit is on disk before record() returns), holding the games,
+// their moves with the clock times, and every event. A completed move is recorded here
+// before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
+//
+// Schema (version 1):
+//   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
+//         confirmed, ended)
+//   moves(game, ply, san, uci, fen, completed, white_ms, black_ms)   -- the current line
+//   comments(game, after_ply, text)                                 -- irregularities
+//   events(seq, time_ms, board, game, class, json)                  -- everything, in order
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/events.hpp"
+#include "daemon/game_record.hpp"
+#include "rules/expected.hpp"
+
+struct sqlite3;
+
+namespace eboard::daemon {
+
+/// One line of a game listing.
+struct GameSummary {
+    std::string id;
+    std::string board;
+    std::string result; ///< "*" while in progress
+    int plies = 0;      ///< moves recorded (made or completed)
+    bool ended = false;
+};
+
+class Store {
+  public:
+    /// Opens (creating if needed) `<state_dir>/eboardd.db`. Creates the directory too.
+    [[nodiscard]] static Expected<std::unique_ptr<Store>> open(const std::filesystem::path& state_dir);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    /// Creates a game and returns its id, "YYYYMMDD-NNNN" (unique within the directory;
+    /// the date is `time_ms`'s UTC day). `tags.date` is filled in if empty.
+    [[nodiscard]] Expected<std::string> create_game(const std::string& board,
+                                                    const std::string& start_fen, PgnTags tags,
+                                                    const std::string& rules, std::int64_t time_ms);
+
+    /// Records one event durably in one transaction: the events row, and what it changes in
+    /// games/moves/comments (MOVE: the move at its ply, later plies removed; RESULT: the
+    /// result; GAME end: ended; ALERT with a ply of kind illegal_move/flag/dead_position:
+    /// a comment after the previous ply).
+    [[nodiscard]] Expected<bool> record(const Event& event, std::int64_t time_ms);
+
+    /// Records an arbiter's command or another internal note (class e.g. "COMMAND") in the
+    /// events table only.
+    [[nodiscard]] Expected<bool> record_note(const std::string& board, const std::string& game,
+                                             const std::string& cls, const std::string& json,
+                                             std::int64_t time_ms);
+
+    /// Takes the game back to `ply` (the moves after it are deleted; 0 = the start position).
+    [[nodiscard]] Expected<bool> take_back(const std::string& game, int ply);
+
+    /// Sets a game's result (Art. 8.7 `confirmed`) without an event; record() of a RESULT
+    /// event does the same.
+    [[nodiscard]] Expected<bool> set_result(const std::string& game, const std::string& result,
+                                            const std::string& termination, bool confirmed);
+
+    /// The whole game, moves in ply order.
+    [[nodiscard]] Expected<GameRecord> load(const std::string& id) const;
+
+    /// The games not ended, oldest first (to resume after a restart).
+    [[nodiscard]] std::vector<std::string> unfinished_games() const;
+
+    /// Every game, newest first, at most `limit`.
+    [[nodiscard]] std::vector<GameSummary> list_games(int limit = 1000) const;
+
+    /// The JSON lines of the events recorded for a game, in order (for tests and replay).
+    [[nodiscard]] std::vector<std::string> game_events(const std::string& game) const;
+
+  private:
+    explicit Store(sqlite3* db);
+    [[nodiscard]] Expected<bool> exec(const char* sql) const;
+    [[nodiscard]] Expected<bool> apply_event(const Event& event);
+    sqlite3* db_;
+};
+
+} // namespace eboard::daemon

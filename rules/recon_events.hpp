@@ -1,0 +1,112 @@
+// The output vocabulary of move reconstruction: what an arbiter standing beside the board would
+// note. Names follow ../shared/docs/interfaces.md (TOUCH, MOVE made/completed, ALERT, GAME,
+// RESULT); the daemon turns these into JSON events, adding board, game id and SAN.
+// Squares a1=0 .. h8=63 in game orientation (already rotated when the board stands reversed).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "rules/sensors.hpp"
+#include "rules/types.hpp"
+
+namespace eboard {
+
+/// A piece lifted or placed (Art. 4.3 touch evidence; App. D.2.2 on a tactile board).
+/// Only lifts and placements that outlast the bounce filter are reported.
+struct TouchEvent {
+    TimeMs t_ms = 0;
+    Square square;
+    bool lift = true;          ///< true: lifted (square emptied); false: placed
+    Piece piece = Piece::None; ///< when known: the game's piece for a lift, the board's for a place
+};
+
+/// How a move came to be completed (Art. 6.2.1).
+enum class Completion : std::uint8_t {
+    None,          ///< status "made"
+    Clock,         ///< the player pressed the clock
+    GameEnd,       ///< the move ended the game (5.1.1, 5.2.1, 5.2.2, 9.6)
+    NextMove,      ///< [23] 6.2.1: the player made his next move before pressing
+    OpponentMove,  ///< --clock none: the opponent's next move was made
+};
+
+/// A move made (Art. 4.7) or completed (Art. 6.2.1). `ply` counts from 1 at the game's start
+/// position; `fen` is the position after the move.
+struct MoveEvent {
+    TimeMs t_ms = 0;
+    int ply = 0;
+    Move move;
+    std::string uci;
+    std::string fen;
+    Completion completed = Completion::None;  ///< None = status "made"
+    /// Occupancy-only board, promotion piece neither seen nor chosen: a queen is recorded
+    /// (laws.md section 18, "record a queen marked assumed").
+    bool promotion_assumed = false;
+    /// This made move replaces the move made earlier for the same ply (the piece moved on before
+    /// the clock was pressed; a slide that paused; a promotion piece chosen later).
+    bool replaces = false;
+    bool has_clock = false;          ///< clock times below are valid (status completed only)
+    std::int64_t white_ms = 0;       ///< what the clock showed at completion
+    std::int64_t black_ms = 0;
+};
+
+/// The ALERT kinds of interfaces.md.
+enum class AlertKind : std::uint8_t {
+    IllegalMove,       ///< article 7.5.1 (7.5.2, 7.5.3; per profile); count, penalty
+    TouchMove,         ///< 4.3 / 4.4
+    PositionMismatch,  ///< pieces not where the game says; squares
+    Flag,              ///< 6.9
+    DrawClaimable,     ///< 9.2 / 9.3 (arbiter channel only, [23] 11.12)
+    DeadPosition,      ///< 5.2.2
+};
+
+/// interfaces.md spelling: "illegal_move", "touch_move", ...
+[[nodiscard]] const char* to_string(AlertKind k) noexcept;
+
+/// An arbiter matter. Fields without meaning for a kind stay at their defaults.
+struct AlertEvent {
+    TimeMs t_ms = 0;
+    AlertKind kind = AlertKind::IllegalMove;
+    std::string article;       ///< e.g. "7.5.1", "4.3", "6.9"
+    std::string text;          ///< one sentence for people
+    int ply = 0;               ///< the ply the alert is tied to (0 = none)
+    Color player = Color::White;  ///< the player concerned (offender, flag owner)
+    int count = 0;             ///< illegal_move: the player's completed illegal moves so far
+    std::string penalty;       ///< illegal_move: what the profile prescribes ("+2min", "loss", ...)
+    Bitboard squares = 0;      ///< position_mismatch / illegal_move: squares that differ
+    bool cleared = false;      ///< position_mismatch: the board matches the game again
+};
+
+/// A game starts (a start position set up) or ends.
+struct GameEvent {
+    TimeMs t_ms = 0;
+    bool start = true;
+    std::string fen;            ///< the start position, or the final position
+    bool rotated = false;       ///< the board stands reversed (Black at its a1 side)
+    int chess960_number = -1;   ///< Scharnagl number when the start is a Chess960 array
+};
+
+/// The game's result (interfaces.md RESULT). `confirmed` is always false here (Art. 8.7).
+struct ResultEvent {
+    TimeMs t_ms = 0;
+    std::string result;       ///< "1-0", "0-1", "1/2-1/2"
+    std::string termination;  ///< "checkmate", "stalemate", "dead position", "fivefold repetition",
+                              ///< "75-move rule", "kings in the centre"
+    std::string article;      ///< "5.1.1", "5.2.1", "5.2.2", "9.6.1", "9.6.2"; empty for a signal
+};
+
+/// The board was set back to an earlier position of this game (a takeback, or the arbiter's
+/// correction; Art. 7.5/7.6): the game continues after `ply` (0 = the start position). Not a
+/// variation: the moves after `ply` are gone.
+struct TakebackEvent {
+    TimeMs t_ms = 0;
+    int ply = 0;
+    std::string fen;
+};
+
+/// Every output of the reconstructor.
+using ReconEvent =
+    std::variant<TouchEvent, MoveEvent, AlertEvent, GameEvent, ResultEvent, TakebackEvent>;
+
+} // namespace eboard

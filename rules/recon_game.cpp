@@ -1,0 +1,511 @@
+// The game side of reconstruction: moves made (Art. 4.7) and completed (6.2.1), the end of the
+// game (5.1.1, 5.2.1, 5.2.2, 9.6), claimable draws (9.2, 9.3), illegal moves (7.5), takebacks
+// and corrections to an earlier position (7.5/7.6), moves out of turn, and the checks that
+// run once the board has settled on something that is not a legal move.
+#include "rules/recon_impl.hpp"
+
+namespace eboard {
+
+void Reconstructor::Impl::alert(AlertEvent a) {
+    a.t_ms = now;
+    out.emplace_back(std::move(a));
+}
+
+Color Reconstructor::Impl::ply_color(int ply) const noexcept {
+    Color first = hist.empty() ? Color::White : start_stm;
+    return (ply % 2 == 1) ? first : ~first;
+}
+
+PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
+    PlyRecord r;
+    r.move = m;
+    r.promotion_assumed = assumed;
+    r.occ = pos->occupied();
+    r.key = pos->key();
+    for (int s = 0; s < 64; ++s) {
+        auto v = static_cast<unsigned>(pos->piece_on(Square(s)));
+        auto i = static_cast<std::size_t>(s / 2);
+        r.packed[i] = static_cast<std::uint8_t>(r.packed[i] | (v << ((s % 2) * 4)));
+    }
+    return r;
+}
+
+MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
+    if (cfg.can_mate) return cfg.can_mate(p, side);
+    Bitboard own = p.pieces(side) & ~p.pieces(side, PieceType::King);
+    Bitboard theirs = p.pieces(~side) & ~p.pieces(~side, PieceType::King);
+    if (own == 0) return MateAbility::Cannot;
+    Bitboard minors = p.pieces(side, PieceType::Knight) | p.pieces(side, PieceType::Bishop);
+    if (theirs == 0 && own == minors && count(own) == 1) return MateAbility::Cannot;
+    return MateAbility::Unknown;
+}
+
+void Reconstructor::Impl::describe(int ply, std::string& uci, std::string& fen) {
+    int made = static_cast<int>(hist.size()) - 1;
+    for (int k = made; k >= ply; --k) pos->unmake_move();
+    uci = to_uci(*pos, hist[static_cast<std::size_t>(ply)].move);
+    for (int k = ply; k <= made; ++k) {
+        pos->make_move(hist[static_cast<std::size_t>(k)].move);
+        if (k == ply) fen = pos->fen();
+    }
+}
+
+void Reconstructor::Impl::set_mismatch_clear() {
+    if (mismatch_alerted) {
+        AlertEvent a;
+        a.kind = AlertKind::PositionMismatch;
+        a.article = "7.4";
+        a.cleared = true;
+        a.ply = static_cast<int>(hist.size()) - 1;
+        a.text = "the board matches the game again";
+        alert(a);
+    }
+    mismatch_alerted = false;
+    mismatch_since = -1;
+}
+
+void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orient_known) {
+    if (game && !ended) out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
+    set_orientation(rot);
+    orientation_known = orient_known;
+    pos.emplace(std::move(p));
+    start_stm = pos->side_to_move();
+    chess960_number = number;
+    hist.clear();
+    hist.push_back(record(Move::none(), false));
+    completed = 0;
+    illegal_counts = {};
+    successors(*pos, succ);
+    succ_prev.clear();
+    reset_evidence();
+    saved_touches.clear();
+    press_pending = false;
+    await_restore = false;
+    illegal_episode = false;
+    mismatch_alerted = false;
+    mismatch_since = -1;
+    fifty_alerted = false;
+    game = true;
+    ended = false;
+    out.emplace_back(GameEvent{now, true, pos->fen(), rotated, number});
+}
+
+namespace {
+
+/// The back rank (file a..h) of every Chess960 start array, by Scharnagl number.
+const std::array<std::array<PieceType, 8>, 960>& chess960_ranks() {
+    static const auto table = [] {
+        std::array<std::array<PieceType, 8>, 960> t{};
+        for (int n = 0; n < 960; ++n) {
+            Position p = Position::chess960_start(n);
+            for (int f = 0; f < 8; ++f)
+                t[static_cast<std::size_t>(n)][static_cast<std::size_t>(f)] =
+                    type_of(p.piece_on(Square::at(f, 0)));
+        }
+        return t;
+    }();
+    return table;
+}
+
+constexpr Bitboard kStartOcc = 0xFFFF00000000FFFFull;
+
+} // namespace
+
+// A start position on the board: the standard one or any Chess960 array (Guidelines II),
+// either way round. Identity boards tell the array and the orientation; occupancy-only boards
+// cannot (the start occupancy is symmetric): the configured array, orientation from the first
+// move.
+bool Reconstructor::Impl::try_start(bool during_game) {
+    if (occ != kStartOcc) return false;
+    if (during_game && static_cast<int>(hist.size()) == 1 && board_is(*pos)) return false;
+    if ((known & kStartOcc) == kStartOcc) {
+        for (int r = 0; r < 2; ++r) {
+            bool rot = r == 1;
+            auto at = [&](int f, int rank) {
+                int s = rank * 8 + f;
+                return raw[static_cast<std::size_t>(rot ? 63 - s : s)].piece;
+            };
+            bool ok = true;
+            std::array<PieceType, 8> back{};
+            for (int f = 0; f < 8 && ok; ++f) {
+                back[static_cast<std::size_t>(f)] = type_of(at(f, 0));
+                ok = at(f, 1) == Piece::WPawn && at(f, 6) == Piece::BPawn &&
+                     color_of(at(f, 0)) == Color::White && at(f, 0) != Piece::None &&
+                     at(f, 7) == make_piece(Color::Black, type_of(at(f, 0)));
+            }
+            if (!ok) continue;
+            const auto& table = chess960_ranks();
+            for (int n = 0; n < 960; ++n) {
+                if (table[static_cast<std::size_t>(n)] != back) continue;
+                bool standard = n == 518 && cfg.chess960_number < 0;
+                begin_game(standard ? Position::startpos() : Position::chess960_start(n),
+                           standard ? -1 : n, rot, true);
+                return true;
+            }
+        }
+        return false;
+    }
+    int n = cfg.chess960_number;
+    bool rot = cfg.rotated ? *cfg.rotated : rotated;
+    begin_game(n < 0 ? Position::startpos() : Position::chess960_start(n), n, rot,
+               cfg.rotated.has_value());
+    return true;
+}
+
+void Reconstructor::Impl::evaluate() {
+    if (!game || ended) {
+        try_start(false);
+        return;
+    }
+    int made = static_cast<int>(hist.size()) - 1;
+    if (!orientation_known && made == 0 && !board_is(*pos)) {
+        // A game started from a FEN: the board shows it one way round or the other.
+        set_orientation(!rotated);
+        if (!board_is(*pos)) set_orientation(!rotated);
+    }
+    bool assumed = false;
+    std::optional<Move> m = find_move(*pos, succ, &assumed);
+    if (!m && !orientation_known && made == 0 && !board_is(*pos)) {
+        // Occupancy-only start: the first move tells which way round the board stands.
+        set_orientation(!rotated);
+        m = find_move(*pos, succ, &assumed);
+        if (!m) set_orientation(!rotated);
+    }
+    if (m) {
+        bool press_now = press_pending && press_by == pos->side_to_move();
+        if (press_now || !may_grow(*pos, *m)) {
+            make(*m, assumed, false);
+        } else {
+            cand_waiting = true;
+            cand_replaces = false;
+            cand = *m;
+            cand_due = last_change + cfg.settle_ms;
+        }
+        return;
+    }
+    if (cand_waiting && !cand_replaces) tentative = true;
+    cand_waiting = false;
+    if (tentative && two_plies(false)) return;
+    if (board_is(*pos)) {
+        // Back in the position: nothing moved (adjusted pieces), or the restored position
+        // after an irregularity. Touches stay: 4.3 applies to the move still to come.
+        if (made > completed && hist.back().promotion_assumed &&
+            promo_choice != PieceType::None && promo_choice != PieceType::Queen) {
+            // The chosen piece is now on the square (4.4.4): the assumed queen was not it.
+            Move old = hist.back().move;
+            pos->unmake_move();
+            hist.pop_back();
+            std::swap(succ, succ_prev);
+            touches = saved_touches;
+            make(Move::promotion(old.from(), old.to(), promo_choice), false, true);
+            return;
+        }
+        await_restore = false;
+        illegal_episode = false;
+        tentative = false;
+        set_mismatch_clear();
+        vacated = retyped = co_lifted = 0;
+        return;
+    }
+    // The player's own made move, not yet completed, went on to another square (a slide that
+    // paused, a castling king put down before the rook came): the move from the position
+    // before it that the board shows now replaces it.
+    if (made > completed && made > 0) {
+        Move last = hist.back().move;
+        pos->unmake_move();
+        std::optional<Move> r = find_move(*pos, succ_prev, &assumed);
+        bool grow = r && may_grow(*pos, *r);
+        pos->make_move(last);
+        if (r && *r != last) {
+            cand = *r;
+            cand_replaces = true;
+            if (grow && !(press_pending && press_by == ply_color(made))) {
+                cand_waiting = true;
+                cand_due = last_change + cfg.settle_ms;
+            } else {
+                replace_last();
+            }
+            return;
+        }
+    }
+}
+
+bool Reconstructor::Impl::replace_last() {
+    if (hist.size() < 2) return false;
+    Move old = hist.back().move;
+    bool old_assumed = hist.back().promotion_assumed;
+    pos->unmake_move();
+    hist.pop_back();
+    std::swap(succ, succ_prev);
+    bool assumed = false;
+    std::optional<Move> m = find_move(*pos, succ, &assumed);
+    if (!m) {
+        m = old;
+        assumed = old_assumed;
+    }
+    std::vector<Touch> t = saved_touches;
+    for (const Touch& x : touches) {
+        bool seen = false;
+        for (const Touch& y : t) seen = seen || y.sq == x.sq;
+        if (!seen) t.push_back(x);
+    }
+    touches = std::move(t);
+    make(*m, assumed, true);
+    return true;
+}
+
+void Reconstructor::Impl::make(Move m, bool assumed, bool replaces) {
+    Color us = pos->side_to_move();
+    int ply = static_cast<int>(hist.size());
+    // --clock none: the opponent's move is completed by this one (Art. 6.2.1).
+    if (!replaces && !cfg.clock)
+        for (int k = completed + 1; k < ply; ++k) complete(k, Completion::OpponentMove);
+    check_touch_move(*pos, m, touches);
+    MoveEvent ev;
+    ev.t_ms = now;
+    ev.ply = ply;
+    ev.move = m;
+    ev.uci = to_uci(*pos, m);
+    ev.promotion_assumed = assumed;
+    ev.replaces = replaces;
+    saved_touches = touches;
+    std::swap(succ_prev, succ);
+    pos->make_move(m);
+    hist.push_back(record(m, assumed));
+    successors(*pos, succ);
+    ev.fen = pos->fen();
+    out.emplace_back(std::move(ev));
+    orientation_known = true;
+    reset_evidence();
+    await_restore = false;
+    illegal_episode = false;
+    set_mismatch_clear();
+    if (press_pending && press_by == us) {
+        press_pending = false;
+        complete_all(us, Completion::Clock);
+    }
+    game_end_checks();
+}
+
+void Reconstructor::Impl::complete(int ply, Completion how) {
+    if (ply <= completed) return;
+    MoveEvent ev;
+    ev.t_ms = now;
+    ev.ply = ply;
+    ev.move = hist[static_cast<std::size_t>(ply)].move;
+    ev.promotion_assumed = hist[static_cast<std::size_t>(ply)].promotion_assumed;
+    ev.completed = how;
+    describe(ply, ev.uci, ev.fen);
+    if (has_times) {
+        ev.has_clock = true;
+        ev.white_ms = white_ms;
+        ev.black_ms = black_ms;
+    }
+    completed = ply;
+    out.emplace_back(std::move(ev));
+}
+
+void Reconstructor::Impl::complete_all(Color by, Completion how) {
+    int made = static_cast<int>(hist.size()) - 1;
+    int last = 0;
+    for (int k = completed + 1; k <= made; ++k)
+        if (ply_color(k) == by) last = k;
+    for (int k = completed + 1; k <= last; ++k) complete(k, how);
+}
+
+void Reconstructor::Impl::end_game(const std::string& result, const std::string& termination,
+                                   const std::string& article) {
+    complete(static_cast<int>(hist.size()) - 1, Completion::GameEnd);
+    out.emplace_back(ResultEvent{now, result, termination, article});
+    out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
+    ended = true;
+    cand_waiting = false;
+    press_pending = false;
+}
+
+void Reconstructor::Impl::game_end_checks() {
+    const ReconRules& r = cfg.rules;
+    Color mover = ~pos->side_to_move();
+    std::string win = mover == Color::White ? "1-0" : "0-1";
+    if (pos->is_checkmate()) return end_game(win, "checkmate", "5.1.1");
+    if (pos->is_stalemate()) return end_game("1/2-1/2", "stalemate", "5.2.1");
+    int reps = 0;
+    for (const PlyRecord& h : hist)
+        if (h.key == pos->key()) ++reps;
+    if (r.automatic_repetitions > 0 && reps >= r.automatic_repetitions)
+        return end_game("1/2-1/2", "fivefold repetition", r.article_fivefold);
+    if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
+        return end_game("1/2-1/2", "75-move rule", r.article_75_moves);
+    if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
+        mate_ability(*pos, Color::Black) == MateAbility::Cannot)
+        return end_game("1/2-1/2", "dead position", r.article_dead);
+    int ply = static_cast<int>(hist.size()) - 1;
+    if (reps >= r.claim_repetitions) {
+        AlertEvent a;
+        a.kind = AlertKind::DrawClaimable;
+        a.article = "9.2";
+        a.ply = ply;
+        a.player = pos->side_to_move();
+        a.count = reps;
+        a.text = "the same position has appeared " + std::to_string(reps) + " times";
+        alert(a);
+    }
+    if (!fifty_alerted && pos->halfmove_clock() >= 2 * r.claim_moves) {
+        fifty_alerted = true;
+        AlertEvent a;
+        a.kind = AlertKind::DrawClaimable;
+        a.article = "9.3";
+        a.ply = ply;
+        a.player = pos->side_to_move();
+        a.text = "the last " + std::to_string(r.claim_moves) +
+                 " moves by each player were made without a pawn move or a capture";
+        alert(a);
+    }
+}
+
+void Reconstructor::Impl::takeback(int ply) {
+    int made = static_cast<int>(hist.size()) - 1;
+    for (; made > ply; --made) {
+        pos->unmake_move();
+        hist.pop_back();
+    }
+    completed = std::min(completed, ply);
+    successors(*pos, succ);
+    succ_prev.clear();
+    if (ply > 0) {
+        pos->unmake_move();
+        successors(*pos, succ_prev);
+        pos->make_move(hist.back().move);
+    }
+    reset_evidence();
+    saved_touches.clear();
+    press_pending = false;
+    await_restore = false;
+    illegal_episode = false;
+    if (pos->halfmove_clock() < 2 * cfg.rules.claim_moves) fifty_alerted = false;
+    set_mismatch_clear();
+    out.emplace_back(TakebackEvent{now, ply, pos->fen()});
+}
+
+// The DGT convention (move-recognition-prior-art.md section 2.4, 7): both kings put on the four
+// centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
+// Two kings next to each other are never a legal position, so this is never a move.
+bool Reconstructor::Impl::kings_signal() {
+    Bitboard kings = pos->pieces(Color::White, PieceType::King) |
+                     pos->pieces(Color::Black, PieceType::King);
+    Bitboard final_sq = 0;
+    if (count(occ) == 2 && (occ & ~kCentre) == 0) {
+        final_sq = occ;  // the kings alone on the board
+    } else {
+        Bitboard missing = pos->occupied() & ~occ;
+        Bitboard added = occ & ~pos->occupied();
+        if ((missing & ~kings) || (added & ~kCentre) || count(added) != count(missing) ||
+            added == 0)
+            return false;
+        final_sq = (kings & occ) | added;
+        if (count(final_sq) != 2 || (final_sq & ~kCentre)) return false;
+        if (diff_squares(*pos) & ~(missing | added)) return false;
+    }
+    for (Bitboard b = final_sq & known; b; b &= b - 1)
+        if (type_of(ident[static_cast<std::size_t>(std::countr_zero(b))]) != PieceType::King)
+            return false;
+    int light = 0;
+    for (Bitboard b = final_sq; b; b &= b - 1) light += first_square(b).light() ? 1 : 0;
+    std::string result = light == 2 ? "1-0" : light == 0 ? "0-1" : "1/2-1/2";
+    end_game(result, "kings in the centre", "");
+    return true;
+}
+
+// Two moves at once: a reply made before the first move had settled (a fast opponent), or a
+// board polled slowly (one DGT dump per second shows both). Tries the tentative move, or, once
+// the board has settled, every legal move, each followed by every reply.
+bool Reconstructor::Impl::two_plies(bool all_first_moves) {
+    std::vector<Move> firsts;
+    if (all_first_moves) {
+        for (const Successor& s : succ) firsts.push_back(s.m);
+    } else {
+        firsts.push_back(cand);
+    }
+    std::vector<Successor> list;
+    for (Move m1 : firsts) {
+        if (all_first_moves && m1.kind() == Move::Kind::Promotion &&
+            m1.promotion_type() !=
+                (promo_choice == PieceType::None ? PieceType::Queen : promo_choice))
+            continue;
+        pos->make_move(m1);
+        successors(*pos, list);
+        bool a2 = false;
+        std::optional<Move> m2 = find_move(*pos, list, &a2);
+        pos->unmake_move();
+        if (!m2) continue;
+        touches.clear();  // whose touch was whose cannot be told apart here
+        make(m1, false, false);
+        if (ended) return true;
+        make(*m2, a2, false);
+        return true;
+    }
+    return false;
+}
+
+// A move by the player not on move (moving out of turn; two moves before pressing). Under
+// [23] 6.2.1 the player's previous move is completed by it; the move itself is illegal.
+bool Reconstructor::Impl::out_of_turn() {
+    if (pos->in_check()) return false;
+    pos->make_null_move();
+    std::vector<Successor> list;
+    successors(*pos, list);
+    bool assumed = false;
+    std::optional<Move> m = find_move(*pos, list, &assumed);
+    pos->unmake_null_move();
+    if (!m) return false;
+    Color who = ~pos->side_to_move();
+    if (cfg.rules.next_move_completes || !cfg.clock) complete_all(who, Completion::NextMove);
+    illegal(who, cfg.rules.article_illegal, "a move out of turn", diff_squares(*pos));
+    return true;
+}
+
+void Reconstructor::Impl::illegal(Color who, const std::string& article, const std::string& text,
+                                  Bitboard squares) {
+    int& n = illegal_counts[static_cast<std::size_t>(who)];
+    ++n;
+    AlertEvent a;
+    a.kind = AlertKind::IllegalMove;
+    a.article = article;
+    a.player = who;
+    a.count = n;
+    a.ply = static_cast<int>(hist.size());
+    a.squares = squares;
+    const auto& ladder = cfg.rules.illegal_ladder;
+    if (!ladder.empty()) {
+        a.penalty = ladder[static_cast<std::size_t>(std::min<int>(n, static_cast<int>(ladder.size())) - 1)];
+        if (a.penalty == "loss" && cfg.rules.loss_draw_if_cannot_mate &&
+            mate_ability(*pos, ~who) == MateAbility::Cannot)
+            a.penalty = "draw";
+    }
+    a.text = text;
+    alert(a);
+    await_restore = squares != 0;
+    illegal_episode = true;
+}
+
+// Checks that wait until the board has stood still for settle_ms on something that is neither
+// the game position nor a legal move of it.
+void Reconstructor::Impl::quiet_checks() {
+    if (board_is(*pos) || cand_waiting) return;
+    if (try_start(true)) return;
+    if (kings_signal()) return;
+    for (int k = static_cast<int>(hist.size()) - 2; k >= 0; --k) {
+        if (board_is(hist[static_cast<std::size_t>(k)])) {
+            takeback(k);
+            return;
+        }
+    }
+    if (!in_progress(*pos) && two_plies(true)) return;
+    if (illegal_episode) return;
+    if (out_of_turn()) return;
+    if (cfg.illegal_immediate && !in_progress(*pos))
+        illegal(pos->side_to_move(), cfg.rules.article_illegal, "an illegal move was made",
+                diff_squares(*pos));
+}
+
+} // namespace eboard

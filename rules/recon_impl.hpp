@@ -1,0 +1,175 @@
+// Internal state of the Reconstructor (rules/reconstruction.hpp), shared by its .cpp files:
+// reconstruction.cpp (inputs, bounce filter, timers), recon_match.cpp (board against legal
+// moves), recon_touch.cpp (Art. 4.3/4.4), recon_game.cpp (moves made/completed, game state,
+// irregularities). Not a public header.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <optional>
+#include <vector>
+
+#include "rules/reconstruction.hpp"
+
+namespace eboard {
+
+[[nodiscard]] constexpr Bitboard bit_of(Square s) noexcept { return Bitboard{1} << s.index(); }
+[[nodiscard]] constexpr Square first_square(Bitboard b) noexcept {
+    return Square(std::countr_zero(b));
+}
+[[nodiscard]] constexpr int count(Bitboard b) noexcept { return std::popcount(b); }
+/// The board turned round: square s -> 63 - s for every bit.
+[[nodiscard]] constexpr Bitboard rotate_bb(Bitboard b) noexcept {
+    Bitboard r = 0;
+    while (b) {
+        r |= Bitboard{1} << (63 - std::countr_zero(b));
+        b &= b - 1;
+    }
+    return r;
+}
+constexpr Bitboard kCentre = (Bitboard{1} << 27) | (Bitboard{1} << 28) | (Bitboard{1} << 35) |
+                             (Bitboard{1} << 36);  // d4 e4 d5 e5
+
+/// One ply of the game record: enough to recognise the position again (takeback) and to say
+/// how the move was recorded.
+struct PlyRecord {
+    Move move;                          ///< none() for the start position
+    bool promotion_assumed = false;
+    Bitboard occ = 0;
+    std::uint64_t key = 0;
+    std::array<std::uint8_t, 32> packed{};  ///< two squares per byte, Piece values
+};
+
+/// A lift the player on move is answerable for (Art. 4.3): square, the game's piece there.
+struct Touch {
+    Square sq;
+    Piece piece = Piece::None;
+    TimeMs t = 0;
+};
+
+/// A legal move of the anchor position and the occupancy it leaves.
+struct Successor {
+    Move m;
+    Bitboard occ = 0;
+};
+
+struct Reconstructor::Impl {
+    explicit Impl(ReconConfig c);
+
+    ReconConfig cfg;
+    std::vector<ReconEvent> out;
+    TimeMs now = 0;
+
+    // --- the board, as committed after the bounce filter (board numbering) ---
+    BoardReading raw{};
+    struct Deferred {
+        TimeMs t = 0;
+        SquareReading r;
+    };
+    std::array<Deferred, 64> deferred{};
+    Bitboard deferred_bb = 0;
+    TimeMs last_change = 0;
+
+    // --- the board in game orientation ---
+    bool rotated = false;
+    bool orientation_known = false;
+    Bitboard occ = 0;    ///< occupied squares
+    Bitboard known = 0;  ///< squares whose piece the board identifies
+    std::array<Piece, 64> ident{};
+
+    // --- the game ---
+    bool game = false;
+    bool ended = false;
+    int chess960_number = -1;
+    std::optional<Position> pos;        ///< after the last made move
+    std::vector<PlyRecord> hist;        ///< hist[k] = after ply k; hist[0] = the start
+    int completed = 0;                  ///< plies completed
+    std::array<int, 2> illegal_counts{};
+    std::vector<Successor> succ;        ///< legal moves of *pos
+    std::vector<Successor> succ_prev;   ///< legal moves before the last made move
+    bool has_times = false;
+    std::int64_t white_ms = 0, black_ms = 0;
+
+    // --- evidence of the move in progress (game orientation), since the last made move ---
+    Bitboard vacated = 0;    ///< squares of the position that were emptied
+    Bitboard retyped = 0;    ///< squares whose identity changed without being emptied
+    Bitboard co_lifted = 0;  ///< squares that were empty at the same time as another
+    std::array<std::uint16_t, 64> place_seq{};
+    std::uint16_t seq = 0;
+    std::vector<Touch> touches;
+    std::vector<Touch> saved_touches;   ///< of the last made move (if it is replaced)
+    PieceType promo_choice = PieceType::None;
+    bool castling_declared = false;
+
+    // --- timers and episodes ---
+    bool cand_waiting = false;
+    Move cand;
+    bool cand_replaces = false;
+    TimeMs cand_due = 0;
+    bool tentative = false;           ///< cand stood but the board moved on before it settled
+    bool quiet_done = true;           ///< the checks of a settled board ran since last change
+    bool press_pending = false;
+    Color press_by = Color::White;
+    TimeMs press_t = 0;
+    TimeMs mismatch_since = -1;
+    bool mismatch_alerted = false;
+    bool await_restore = false;       ///< after an illegal move: the position must come back
+    bool illegal_episode = false;     ///< an illegal move of this episode was already alerted
+    bool fifty_alerted = false;
+    Color start_stm = Color::White;
+
+    // reconstruction.cpp
+    void feed(const SensorEvent& e);
+    void advance(TimeMs t);
+    void commit(Square board_sq, const SquareReading& r, TimeMs t);
+    void flush_deferred(TimeMs upto);
+    void set_orientation(bool rot);
+    void reset_evidence();
+    void on_press(const LeverPressed& p);
+    void judge_press();
+    void check_timers();
+
+    // recon_match.cpp
+    [[nodiscard]] Square game_sq(Square board_sq) const noexcept {
+        return rotated ? board_sq.rotate() : board_sq;
+    }
+    [[nodiscard]] bool board_is(const Position& p) const;
+    [[nodiscard]] bool board_is(const PlyRecord& r) const;
+    [[nodiscard]] bool in_progress(const Position& p) const;
+    [[nodiscard]] std::optional<Move> find_move(const Position& p,
+                                                const std::vector<Successor>& list,
+                                                bool* assumed) const;
+    [[nodiscard]] bool may_grow(const Position& p, Move m) const;
+    [[nodiscard]] bool unpromoted_pawn(const Position& p) const;
+    [[nodiscard]] Bitboard diff_squares(const Position& p) const;
+    static void successors(const Position& p, std::vector<Successor>& list);
+
+    // recon_touch.cpp
+    void check_touch_move(const Position& p, Move m, const std::vector<Touch>& t);
+
+    // recon_game.cpp
+    void evaluate();
+    void quiet_checks();
+    bool try_start(bool during_game);
+    void begin_game(Position p, int number, bool rot, bool orientation_known);
+    void make(Move m, bool assumed, bool replaces);
+    void complete(int ply, Completion how);
+    void complete_all(Color by, Completion how);
+    void game_end_checks();
+    void end_game(const std::string& result, const std::string& termination,
+                  const std::string& article);
+    void takeback(int ply);
+    bool replace_last();
+    bool kings_signal();
+    bool out_of_turn();
+    bool two_plies(bool all_first_moves);
+    void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
+    void set_mismatch_clear();
+    [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;
+    [[nodiscard]] Color ply_color(int ply) const noexcept;
+    void describe(int ply, std::string& uci, std::string& fen);
+    void alert(AlertEvent a);
+    [[nodiscard]] PlyRecord record(Move m, bool assumed) const;
+};
+
+} // namespace eboard

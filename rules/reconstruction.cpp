@@ -1,0 +1,363 @@
+// The Reconstructor's inputs: the bounce filter, committing square changes (TOUCH events and
+// the evidence of the move in progress), clock presses and the timers that only advance with
+// the time stamps of the inputs.
+#include "rules/reconstruction.hpp"
+
+#include "rules/recon_impl.hpp"
+
+namespace eboard {
+
+const char* to_string(AlertKind k) noexcept {
+    switch (k) {
+    case AlertKind::IllegalMove: return "illegal_move";
+    case AlertKind::TouchMove: return "touch_move";
+    case AlertKind::PositionMismatch: return "position_mismatch";
+    case AlertKind::Flag: return "flag";
+    case AlertKind::DrawClaimable: return "draw_claimable";
+    case AlertKind::DeadPosition: return "dead_position";
+    }
+    return "?";
+}
+
+Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
+    if (cfg.rotated) {
+        rotated = *cfg.rotated;
+        orientation_known = true;
+    }
+    hist.reserve(160);
+    succ.reserve(64);
+    succ_prev.reserve(64);
+    touches.reserve(16);
+    saved_touches.reserve(16);
+    out.reserve(16);
+}
+
+void Reconstructor::Impl::feed(const SensorEvent& e) {
+    TimeMs t = std::max(time_of(e), now);
+    advance(t);
+    if (const auto* c = std::get_if<SquareChange>(&e)) {
+        if (!c->square.valid()) return;
+        auto i = static_cast<std::size_t>(c->square.index());
+        SquareReading r = c->reading;
+        if (!r.occupied) r.piece = Piece::None;
+        if (deferred_bb & bit_of(c->square)) {
+            // The square changes again before its last change was committed: if it is back
+            // to the committed state, neither change happened (bounce, a slide passing over).
+            if (r == raw[i]) deferred_bb &= ~bit_of(c->square);
+            else deferred[i] = {deferred[i].t, r};
+        } else if (!(r == raw[i])) {
+            deferred[i] = {t, r};
+            deferred_bb |= bit_of(c->square);
+        }
+        if (cfg.bounce_ms <= 0) flush_deferred(t);
+    } else if (const auto* b = std::get_if<BoardSnapshot>(&e)) {
+        // A full scan is already settled: commit every difference now, in square order.
+        for (int s = 0; s < 64; ++s) {
+            auto i = static_cast<std::size_t>(s);
+            SquareReading r = b->board[i];
+            if (!r.occupied) r.piece = Piece::None;
+            deferred_bb &= ~bit_of(Square(s));
+            if (!(r == raw[i])) commit(Square(s), r, t);
+        }
+    } else if (const auto* p = std::get_if<LeverPressed>(&e)) {
+        on_press(*p);
+    } else if (const auto* ct = std::get_if<ClockTimes>(&e)) {
+        has_times = true;
+        white_ms = ct->white_ms;
+        black_ms = ct->black_ms;
+    } else if (const auto* f = std::get_if<FlagFall>(&e)) {
+        if (game && !ended) {
+            AlertEvent a;
+            a.kind = AlertKind::Flag;
+            a.article = cfg.rules.article_flag;
+            a.player = f->side;
+            a.ply = static_cast<int>(hist.size()) - 1;
+            bool draw = cfg.rules.flag_draw_if_cannot_mate &&
+                        mate_ability(*pos, ~f->side) == MateAbility::Cannot;
+            a.penalty = draw ? "draw" : "loss";
+            a.text = std::string(f->side == Color::White ? "White's" : "Black's") +
+                     " flag fell: " +
+                     (draw ? "a draw, the opponent cannot checkmate" : "the game is lost");
+            alert(a);
+        }
+    } else if (const auto* btn = std::get_if<ClockButton>(&e)) {
+        if (game && !ended) {
+            bool can_promote = false;
+            for (const Successor& s : succ)
+                if (s.m.kind() == Move::Kind::Promotion) can_promote = true;
+            if (can_promote) promo_choice = Reconstructor::promotion_for_button(btn->button);
+        }
+    }
+    check_timers();
+}
+
+void Reconstructor::Impl::advance(TimeMs t) {
+    now = t;
+    flush_deferred(t - cfg.bounce_ms);
+    check_timers();
+}
+
+void Reconstructor::Impl::flush_deferred(TimeMs upto) {
+    while (deferred_bb) {
+        // Oldest first; equal times in square order.
+        int best = -1;
+        for (Bitboard b = deferred_bb; b; b &= b - 1) {
+            int s = std::countr_zero(b);
+            if (best < 0 || deferred[static_cast<std::size_t>(s)].t <
+                                deferred[static_cast<std::size_t>(best)].t)
+                best = s;
+        }
+        auto i = static_cast<std::size_t>(best);
+        if (deferred[i].t > upto) break;
+        deferred_bb &= ~bit_of(Square(best));
+        commit(Square(best), deferred[i].r, deferred[i].t);
+    }
+}
+
+void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
+    auto bi = static_cast<std::size_t>(bsq.index());
+    SquareReading before = raw[bi];
+    raw[bi] = r;
+    last_change = t;
+    quiet_done = false;
+    Square s = game_sq(bsq);
+    auto i = static_cast<std::size_t>(s.index());
+    Bitboard b = bit_of(s);
+    if (r.occupied) occ |= b;
+    else occ &= ~b;
+    if (r.known()) known |= b;
+    else known &= ~b;
+    ident[i] = r.piece;
+
+    bool playing = game && !ended;
+    Piece game_piece = playing ? pos->piece_on(s) : Piece::None;
+    if (before.occupied && !r.occupied) {
+        if (playing)
+            out.emplace_back(TouchEvent{t, s, true, game_piece != Piece::None ? game_piece : before.piece});
+        if (playing) {
+            vacated |= b;
+            Bitboard air = pos->occupied() & ~occ;
+            if (count(air) >= 2) co_lifted |= air;
+        }
+        if (playing && game_piece != Piece::None) {
+            // Lifts after the player's own made move and before his press are his, not the
+            // opponent's touches (with a clock; without one nobody can tell).
+            bool before_press = cfg.clock && completed < static_cast<int>(hist.size()) - 1;
+            if (!before_press) {
+                bool seen = false;
+                for (const Touch& x : touches) seen = seen || x.sq == s;
+                if (!seen && touches.size() < 32) touches.push_back({s, game_piece, t});
+            }
+        }
+    } else if (r.occupied) {
+        if (playing) out.emplace_back(TouchEvent{t, s, false, r.piece});
+        place_seq[i] = ++seq;
+        if (before.occupied && before.piece != r.piece && playing) retyped |= b;
+    }
+    if (playing) evaluate();
+    else try_start(false);
+}
+
+void Reconstructor::Impl::set_orientation(bool rot) {
+    if (rot == rotated) return;
+    rotated = rot;
+    occ = known = 0;
+    for (int bs = 0; bs < 64; ++bs) {
+        Square g = game_sq(Square(bs));
+        const SquareReading& r = raw[static_cast<std::size_t>(bs)];
+        if (r.occupied) occ |= bit_of(g);
+        if (r.known()) known |= bit_of(g);
+        ident[static_cast<std::size_t>(g.index())] = r.piece;
+    }
+    vacated = rotate_bb(vacated);
+    retyped = rotate_bb(retyped);
+    co_lifted = rotate_bb(co_lifted);
+    std::array<std::uint16_t, 64> ps{};
+    for (int s = 0; s < 64; ++s) ps[static_cast<std::size_t>(63 - s)] = place_seq[static_cast<std::size_t>(s)];
+    place_seq = ps;
+    for (Touch& x : touches) x.sq = x.sq.rotate();
+}
+
+void Reconstructor::Impl::reset_evidence() {
+    vacated = retyped = co_lifted = 0;
+    touches.clear();
+    promo_choice = PieceType::None;
+    castling_declared = false;
+    cand_waiting = false;
+    tentative = false;
+}
+
+void Reconstructor::Impl::on_press(const LeverPressed& p) {
+    // The press is definitive: whatever the board reported before it counts now.
+    flush_deferred(p.t_ms);
+    if (!game || ended) return;
+    int made = static_cast<int>(hist.size()) - 1;
+    Color stm = pos->side_to_move();
+    if (cand_waiting && !cand_replaces && p.by == stm) {
+        // The board shows a move that might still have grown: the press ends it.
+        cand_waiting = false;
+        bool assumed = false;
+        if (auto m = find_move(*pos, succ, &assumed)) {
+            make(*m, assumed, false);
+            complete_all(p.by, Completion::Clock);
+            return;
+        }
+    }
+    if (cand_waiting && cand_replaces && p.by == ~stm) {
+        cand_waiting = false;
+        replace_last();
+        complete_all(p.by, Completion::Clock);
+        return;
+    }
+    if (completed < made) {
+        for (int k = completed + 1; k <= made; ++k) {
+            if (ply_color(k) == p.by) {
+                complete_all(p.by, Completion::Clock);
+                return;
+            }
+        }
+    }
+    if (p.by != stm) return;  // a second press, or the player not on move: nothing to complete
+    press_pending = true;
+    press_by = p.by;
+    press_t = p.t_ms;
+    check_timers();
+}
+
+void Reconstructor::Impl::judge_press() {
+    press_pending = false;
+    Color who = press_by;
+    if (!game || ended || pos->side_to_move() != who) return;
+    if (board_is(*pos)) {
+        if (cfg.rules.press_without_move_illegal)
+            illegal(who, cfg.rules.article_press_without_move,
+                    "the clock was pressed without a move", 0);
+        return;
+    }
+    if (unpromoted_pawn(*pos)) {
+        if (cfg.rules.unpromoted_pawn_becomes_queen) {
+            for (const Successor& s : succ) {
+                if (s.m.kind() == Move::Kind::Promotion && s.occ == occ &&
+                    s.m.promotion_type() == PieceType::Queen) {
+                    illegal(who, cfg.rules.article_unpromoted_pawn,
+                            "the pawn was left on the last rank: it becomes a queen", 0);
+                    await_restore = false;
+                    make(s.m, false, false);
+                    complete_all(who, Completion::Clock);
+                    return;
+                }
+            }
+        }
+        illegal(who, cfg.rules.article_unpromoted_pawn, "the pawn was left on the last rank",
+                diff_squares(*pos));
+        return;
+    }
+    if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
+    illegal(who, cfg.rules.article_illegal, "the clock was pressed after an illegal move",
+            diff_squares(*pos));
+}
+
+void Reconstructor::Impl::check_timers() {
+    if (!game || ended) return;
+    if (cand_waiting && now >= cand_due) {
+        cand_waiting = false;
+        bool assumed = false;
+        if (cand_replaces) replace_last();
+        else if (auto m = find_move(*pos, succ, &assumed)) make(*m, assumed, false);
+        if (!game || ended) return;
+    }
+    if (!quiet_done && now >= last_change + cfg.settle_ms) {
+        quiet_done = true;
+        quiet_checks();
+        if (!game || ended) return;
+    }
+    if (press_pending && now >= press_t + cfg.press_grace_ms) judge_press();
+    if (!board_is(*pos) && !in_progress(*pos)) {
+        if (mismatch_since < 0) mismatch_since = last_change;
+        if (!mismatch_alerted && now >= mismatch_since + cfg.mismatch_grace_ms) {
+            mismatch_alerted = true;
+            AlertEvent a;
+            a.kind = AlertKind::PositionMismatch;
+            a.article = await_restore ? cfg.rules.article_illegal : "7.4";
+            a.squares = diff_squares(*pos);
+            a.ply = static_cast<int>(hist.size()) - 1;
+            a.player = pos->side_to_move();
+            a.text = "the pieces are not where the game says";
+            alert(a);
+        }
+    } else if (board_is(*pos) || !mismatch_alerted) {
+        mismatch_since = -1;
+    }
+}
+
+Reconstructor::Reconstructor(ReconConfig cfg) : impl_(std::make_unique<Impl>(std::move(cfg))) {}
+Reconstructor::Reconstructor(Reconstructor&&) noexcept = default;
+Reconstructor& Reconstructor::operator=(Reconstructor&&) noexcept = default;
+Reconstructor::~Reconstructor() = default;
+
+const std::vector<ReconEvent>& Reconstructor::feed(const SensorEvent& e) {
+    impl_->out.clear();
+    impl_->feed(e);
+    return impl_->out;
+}
+
+const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, TimeMs t_ms) {
+    impl_->out.clear();
+    impl_->now = std::max(impl_->now, t_ms);
+    impl_->begin_game(pos.copy(), -1, impl_->rotated, impl_->cfg.rotated.has_value());
+    return impl_->out;
+}
+
+bool Reconstructor::choose_promotion(PieceType type, TimeMs t_ms) {
+    Impl& I = *impl_;
+    I.out.clear();
+    I.advance(std::max(t_ms, I.now));
+    if (!I.game || I.ended) return false;
+    if (type != PieceType::Queen && type != PieceType::Rook && type != PieceType::Bishop &&
+        type != PieceType::Knight)
+        return false;
+    int made = static_cast<int>(I.hist.size()) - 1;
+    // A made, uncompleted promotion with an assumed queen whose square is empty again: the
+    // player is changing pieces and has not put the new one down yet (4.4.4).
+    if (made > I.completed && I.hist.back().promotion_assumed) {
+        Move m = I.hist.back().move;
+        if (I.occ & bit_of(m.to())) return false;
+        I.promo_choice = type;
+        return true;
+    }
+    I.promo_choice = type;
+    return true;
+}
+
+PieceType Reconstructor::promotion_for_button(int button) noexcept {
+    switch (button) {
+    case 1: return PieceType::Rook;
+    case 2: return PieceType::Bishop;
+    case 3: return PieceType::Knight;
+    default: return PieceType::Queen;
+    }
+}
+
+void Reconstructor::declare_castling() noexcept { impl_->castling_declared = true; }
+bool Reconstructor::in_game() const noexcept { return impl_->game && !impl_->ended; }
+const Position& Reconstructor::position() const noexcept { return *impl_->pos; }
+int Reconstructor::plies_made() const noexcept { return static_cast<int>(impl_->hist.size()) - 1; }
+int Reconstructor::plies_completed() const noexcept { return impl_->completed; }
+bool Reconstructor::rotated() const noexcept { return impl_->rotated; }
+int Reconstructor::illegal_count(Color c) const noexcept {
+    return impl_->illegal_counts[static_cast<std::size_t>(c)];
+}
+
+std::size_t Reconstructor::memory_bytes() const noexcept {
+    const Impl& I = *impl_;
+    std::size_t n = sizeof(Reconstructor) + sizeof(Impl);
+    n += I.out.capacity() * sizeof(ReconEvent);
+    n += I.hist.capacity() * sizeof(PlyRecord);
+    n += (I.succ.capacity() + I.succ_prev.capacity()) * sizeof(Successor);
+    n += (I.touches.capacity() + I.saved_touches.capacity()) * sizeof(Touch);
+    // The position's undo stack: one state of about 48 bytes per made move, rounded up.
+    if (I.pos) n += (I.pos->history_size() + 1) * 64;
+    return n;
+}
+
+} // namespace eboard

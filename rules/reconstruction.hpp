@@ -1,0 +1,164 @@
+// Move reconstruction: from lifted and placed pieces and clock presses to touched pieces, moves
+// made and completed moves, as an arbiter beside the board would see them (Art. 4.1-4.8, 6.2.1,
+// 7.2-7.6 and App. D.2.2-D.2.3 of the FIDE Laws; ../shared/docs/laws.md sections 4-6, 18).
+//
+// One Reconstructor per board and game line. Feed it every SensorEvent (rules/sensors.hpp) in
+// time order; each feed() returns what happened (rules/recon_events.hpp). No I/O, no clock:
+// time comes only from the events, so a recorded stream always gives the same answers.
+//
+// How it decides (details in reconstruction.cpp):
+// - Square changes pass a bounce filter (a square that returns to its state within bounce_ms
+//   never happened; this also swallows fast slides over intermediate squares).
+// - The board is compared with the placements after every legal move of the side to move
+//   (occupancy; identity where the board knows it). A capture needs evidence that the captured
+//   piece left its square (it was lifted, or its identity changed directly on a DGT board):
+//   on occupancy alone a piece held in the hand looks like a capture otherwise.
+// - A match is "made" at once, or after settle_ms when the move might still be growing (a
+//   sliding piece that can go further; a king or rook move that may be half a castling; a
+//   promotion on an occupancy-only board). The clock press makes it at once and completes it.
+// - Everything else waits: the board may show an earlier position (takeback), a start position
+//   (new game), the kings-in-the-centre signal, a move out of turn, or nothing explainable
+//   (position_mismatch after mismatch_grace_ms; illegal_move when the clock is pressed on it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/position.hpp"
+#include "rules/recon_events.hpp"
+#include "rules/sensors.hpp"
+
+namespace eboard {
+
+/// Can `side` still checkmate? Cannot only when proven (Art. 5.2.2, 6.9, 7.5.5).
+enum class MateAbility : std::uint8_t { Can, Cannot, Unknown };
+
+/// What the rules profile (rules/profile.hpp) decides for reconstruction. Defaults: FIDE 2023
+/// standard play. Build from a Profile with recon_rules_from_profile() (recon_profile.hpp).
+struct ReconRules {
+    /// Penalty text of the player's 1st, 2nd, ... completed illegal move; the last repeats.
+    /// Empty = no penalty ([01] standard play). [23] 7.5.5: +2min, then loss.
+    std::vector<std::string> illegal_ladder{"+2min", "loss"};
+    /// A "loss" becomes "draw" when the opponent cannot mate ([23] 7.5.5).
+    bool loss_draw_if_cannot_mate = true;
+    /// [23] 7.5.3: pressing the clock without moving is an illegal move (else only ignored).
+    bool press_without_move_illegal = true;
+    /// [23] 7.5.2: a pawn left on the last rank at the press becomes a queen (an illegal move
+    /// that stands as =Q); otherwise the move is redone.
+    bool unpromoted_pawn_becomes_queen = true;
+    /// [23] A.5.2, [05] B6/C3, club Art. 6: an illegal move not restored before the opponent's
+    /// next move stands; the game continues from the board.
+    bool illegal_stands_if_unclaimed = false;
+    /// [23] 6.2.1: a move is completed when the player makes his next move.
+    bool next_move_completes = true;
+    /// A flag fall is a draw when the opponent cannot mate ([01] 6.9, [05] 6.10, [23] 6.9).
+    bool flag_draw_if_cannot_mate = true;
+    int claim_repetitions = 3;       ///< 9.2
+    int claim_moves = 50;            ///< 9.3 (moves by each side)
+    int automatic_repetitions = 5;   ///< [23] 9.6.1; 0 = none
+    int automatic_moves = 75;        ///< [23] 9.6.2; 0 = none
+    std::string article_illegal = "7.5.1";
+    std::string article_press_without_move = "7.5.3";
+    std::string article_unpromoted_pawn = "7.5.2";
+    std::string article_flag = "6.9";
+    std::string article_dead = "5.2.2";
+    std::string article_fivefold = "9.6.1";
+    std::string article_75_moves = "9.6.2";
+};
+
+/// Settings of one reconstructor (command-line options and board properties).
+struct ReconConfig {
+    /// --clock board|none. Without a clock a move is completed when the opponent's next move is
+    /// made or when it ends the game (interfaces.md, Art. 6.2.1).
+    bool clock = true;
+    /// --illegal-feedback immediate: alert an illegal move when it is made (the board settles on
+    /// it) instead of when it is completed. Never for FIDE profiles (laws.md section 18).
+    bool illegal_immediate = false;
+    /// --mismatch-grace: how long the board may show an unexplained position before
+    /// position_mismatch (default 5 s; reaching for a promotion piece takes time).
+    TimeMs mismatch_grace_ms = 5000;
+    /// A square that returns to its previous state within this time never changed (bounce,
+    /// a piece sliding over a square).
+    TimeMs bounce_ms = 40;
+    /// How long a move that might still grow (slide, half castling, promotion on an
+    /// occupancy-only board) must stand before it counts as made.
+    TimeMs settle_ms = 300;
+    /// After a press the board may lag (a DGT board scans in 200-250 ms): how long to wait for
+    /// it to show a move before the press is judged (7.5.1 / 7.5.3).
+    TimeMs press_grace_ms = 700;
+    /// Lifts closer than this are unordered: the own piece counts as touched first (Art. 4.3).
+    TimeMs simultaneous_ms = 60;
+    /// The visually impaired player's board (App. D.2.2-D.2.3): pieces sit in holes, nothing
+    /// slides; a piece put into another hole makes the move at once.
+    bool tactile = false;
+    /// The Chess960 start array (Scharnagl number) to assume on an occupancy-only board, which
+    /// cannot tell the arrays apart; -1 = the standard position.
+    int chess960_number = -1;
+    /// The board's orientation when known (configured or persisted per board serial); when
+    /// unset, it is taken from the start position, and on occupancy-only boards (whose start
+    /// occupancy is symmetric) from the first move.
+    std::optional<bool> rotated;
+    ReconRules rules;
+    /// Winnability (rules/winnable.hpp can_checkmate); when unset only a lone king counts as
+    /// unable to mate.
+    std::function<MateAbility(const Position&, Color)> can_mate;
+};
+
+/// The per-board, per-game state machine. Not thread-safe; cheap to construct.
+class Reconstructor {
+  public:
+    explicit Reconstructor(ReconConfig cfg = {});
+    Reconstructor(const Reconstructor&) = delete;
+    Reconstructor& operator=(const Reconstructor&) = delete;
+    Reconstructor(Reconstructor&&) noexcept;
+    Reconstructor& operator=(Reconstructor&&) noexcept;
+    ~Reconstructor();
+
+    /// Feeds one input (time stamps must not go backwards; an earlier one is treated as equal
+    /// to the last). Returns what happened, valid until the next call.
+    const std::vector<ReconEvent>& feed(const SensorEvent& e);
+
+    /// Starts a game from an arbiter's position (a FEN already validated by Position::from_fen)
+    /// instead of waiting for a start position on the board. The board must then show it.
+    const std::vector<ReconEvent>& start_game(const Position& pos, TimeMs t_ms);
+
+    /// Promotion choice by command (or by clock button, see promotion_for_button): the piece
+    /// for the next promotion of the side to move on an occupancy-only board. Art. 4.4.4: the
+    /// choice is final once the new piece has touched the square, so a choice is refused (false)
+    /// when the promoted piece already stands there; it is accepted while the square is empty,
+    /// and then replaces an assumed queen of a made, uncompleted promotion.
+    bool choose_promotion(PieceType type, TimeMs t_ms);
+    /// The clock buttons 0..4 (left to right) as promotion choices: queen, rook, bishop,
+    /// knight, queen. Used by feed(ClockButton) while a pawn of the side to move can promote.
+    [[nodiscard]] static PieceType promotion_for_button(int button) noexcept;
+    /// Chess960 (Guidelines II): the player announced castling, so a king or rook move that
+    /// is also a castling move on the board counts as castling.
+    void declare_castling() noexcept;
+
+    /// True while a game is in progress (started, no result yet).
+    [[nodiscard]] bool in_game() const noexcept;
+    /// The position after the last made move (the start position before any); only
+    /// meaningful once a game has started.
+    [[nodiscard]] const Position& position() const noexcept;
+    /// Plies made and plies completed in this game.
+    [[nodiscard]] int plies_made() const noexcept;
+    [[nodiscard]] int plies_completed() const noexcept;
+    /// True when the board stands reversed.
+    [[nodiscard]] bool rotated() const noexcept;
+    /// The player's completed illegal moves in this game.
+    [[nodiscard]] int illegal_count(Color c) const noexcept;
+    /// Bytes used by this reconstructor, its game record included (for the memory budget).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+    struct Impl;
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace eboard

@@ -1,0 +1,74 @@
+// Winnability: can a side still checkmate by ANY sequence of legal moves, the opponent helping
+// (a "helpmate")? This is the question of the Laws behind Art. 5.2.2 (dead position: neither
+// player can checkmate), 6.9 (flag fall: the opponent wins only if he can checkmate "by any
+// possible series of legal moves"), 5.1.2 (2023: resignation) and 7.5.5 (second illegal move).
+//
+// The answer is three-valued. Unwinnable is only ever said when it is proven: a position in
+// which `side` can checkmate is never called Unwinnable. When the budget of the chosen mode runs
+// out before a proof either way, the answer is Undetermined.
+//
+// Methods (after Miguel Ambrona's CHA, "Chess Unwinnability Analyzer"; reimplemented here):
+// - material: a lone king; K+N against a king with nothing but queens; bishops all on squares
+//   of one colour with no knight and no pawn on the board;
+// - a helpmate search (iterative deepening, moves that head for a mating corner cost less
+//   depth, a transposition table); a search that ends without hitting its limit has seen every
+//   reachable position, which proves Unwinnable;
+// - a static analysis of locked pawn chains: when no pawn can ever move or be captured, each
+//   piece is confined to a region, and a mate needs a check on the defending king's region with
+//   every flight square coverable.
+#pragma once
+
+#include <string>
+
+#include "rules/position.hpp"
+
+namespace eboard {
+
+/// The answer of can_checkmate().
+enum class Winnability : std::uint8_t {
+    Winnable,      ///< a sequence of legal moves in which the side checkmates was found
+    Unwinnable,    ///< proven: no sequence of legal moves lets the side checkmate
+    Undetermined,  ///< neither proven within the mode's limit
+};
+
+/// How much work can_checkmate() may spend.
+enum class WinnableMode : std::uint8_t {
+    Quick,  ///< material, locked pawns, a helpmate search of a few hundred nodes (~µs)
+    Full,   ///< a deep search with locked-pawn pruning; bounded to well under 1 s per side
+};
+
+/// Can `side` checkmate the opponent by some sequence of legal moves from `pos` (the opponent
+/// cooperating)? A position in which `side` has already given checkmate counts as Winnable;
+/// a stalemate or a mate of `side` as Unwinnable. The 50/75-move and repetition rules are not
+/// considered (Art. 5.2.2 speaks of "any series of legal moves"). Never says Unwinnable for a
+/// position in which `side` can checkmate.
+[[nodiscard]] Winnability can_checkmate(const Position& pos, Color side,
+                                        WinnableMode mode = WinnableMode::Quick);
+
+/// True only if `side` has too little material ever to checkmate, whatever else is on the
+/// board: a lone king; king and one knight against a king with at most queens besides; kings
+/// and bishops only, every bishop of both sides on squares of one colour, no knight and no
+/// pawn on the board. The material part of Art. 6.9 / 5.2.2.
+[[nodiscard]] bool insufficient_mating_material(const Position& pos, Color side);
+
+/// Art. 5.2.2: a dead position, one in which neither player can checkmate by any series of
+/// legal moves. True only when both sides are proven Unwinnable in `mode`; false when either
+/// can win or the mode's limit leaves it undecided.
+[[nodiscard]] bool is_dead_position(const Position& pos, WinnableMode mode = WinnableMode::Quick);
+
+/// The label of eboard-winnable for one side: 'W' / 'B' (Winnable), '-' (Unwinnable), '?'.
+[[nodiscard]] constexpr char winnability_letter(Winnability w, Color side) noexcept {
+    switch (w) {
+    case Winnability::Winnable: return side == Color::White ? 'W' : 'B';
+    case Winnability::Unwinnable: return '-';
+    case Winnability::Undetermined: break;
+    }
+    return '?';
+}
+
+/// The two-letter label of eboard-winnable (interfaces.md): White's letter then Black's, e.g.
+/// "WB", "W-", "-B", "--" (a dead position, Art. 5.2.2), "?" where undecided.
+[[nodiscard]] std::string winnability_label(const Position& pos,
+                                            WinnableMode mode = WinnableMode::Quick);
+
+} // namespace eboard

@@ -1,0 +1,89 @@
+// Internals of rules/winnable.cpp shared by its parts (not a public API): small bitboard
+// helpers, the locked-pawn analysis and the helpmate search. Squares a1=0 .. h8=63.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "rules/position.hpp"
+#include "rules/winnable.hpp"
+
+namespace eboard::winnable_detail {
+
+inline constexpr Bitboard kFileA = 0x0101010101010101ULL;
+inline constexpr Bitboard kFileH = kFileA << 7;
+/// Light squares (h1 light, Art. 2.1; a1 = bit 0 dark).
+inline constexpr Bitboard kLight = 0x55AA55AA55AA55AAULL;
+inline constexpr Bitboard kDark = ~kLight;
+
+[[nodiscard]] constexpr Bitboard bit(int sq) noexcept { return Bitboard{1} << sq; }
+[[nodiscard]] constexpr int popcount(Bitboard b) noexcept { return std::popcount(b); }
+constexpr int pop_lsb(Bitboard& b) noexcept {
+    const int s = std::countr_zero(b);
+    b &= b - 1;
+    return s;
+}
+
+/// All squares one king step from the set b.
+[[nodiscard]] constexpr Bitboard king_spread(Bitboard b) noexcept {
+    const Bitboard w = (b & ~kFileA) >> 1;
+    const Bitboard e = (b & ~kFileH) << 1;
+    const Bitboard row = b | w | e;
+    return (w | e | (row << 8) | (row >> 8));
+}
+/// All squares one knight jump from the set b.
+[[nodiscard]] constexpr Bitboard knight_spread(Bitboard b) noexcept {
+    constexpr Bitboard notA = ~kFileA, notH = ~kFileH;
+    constexpr Bitboard notAB = ~(kFileA | (kFileA << 1)), notGH = ~(kFileH | (kFileH >> 1));
+    return ((b & notH) << 17) | ((b & notA) << 15) | ((b & notGH) << 10) | ((b & notAB) << 6) |
+           ((b & notA) >> 17) | ((b & notH) >> 15) | ((b & notAB) >> 10) | ((b & notGH) >> 6);
+}
+/// Squares attacked by pawns of colour c standing on b.
+[[nodiscard]] constexpr Bitboard pawn_attacks(Color c, Bitboard b) noexcept {
+    return c == Color::White ? ((b & ~kFileA) << 7) | ((b & ~kFileH) << 9)
+                             : ((b & ~kFileA) >> 9) | ((b & ~kFileH) >> 7);
+}
+/// Slider attacks from sq along the given directions (blockers included), by walking rays.
+[[nodiscard]] Bitboard bishop_attacks(int sq, Bitboard occupied) noexcept;
+[[nodiscard]] Bitboard rook_attacks(int sq, Bitboard occupied) noexcept;
+/// Attacks of a non-pawn piece type from sq.
+[[nodiscard]] Bitboard piece_attacks(PieceType t, int sq, Bitboard occupied) noexcept;
+
+/// Chebyshev (king-step) distance.
+[[nodiscard]] inline int king_distance(int a, int b) noexcept {
+    const int df = (a & 7) - (b & 7), dr = (a >> 3) - (b >> 3);
+    return std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+}
+/// Knight-jump distance on an empty board (breadth-first table).
+[[nodiscard]] int knight_distance(int a, int b) noexcept;
+
+/// The locked-pawn analysis: true only if, with every pawn rammed and no pawn ever able to
+/// move or be captured, `attacker` provably can never checkmate. False means "no proof".
+[[nodiscard]] bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept;
+/// Cheap precondition of locked_pawns_unwinnable (every pawn rammed, no castling, no e.p.).
+[[nodiscard]] bool pawns_rammed(const Position& pos) noexcept;
+
+/// The reachability analysis (rules/winnable_reach.cpp): true only if the over-approximated
+/// regions of all pieces at their fixpoint leave no square where `attacker` could checkmate.
+[[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
+
+/// Limits of one helpmate search.
+struct SearchLimits {
+    int first_depth = 1;
+    int last_depth = 3;
+    std::uint64_t nodes_per_depth = 0;  ///< per iteration, times the depth; 0 = unlimited
+    std::uint64_t total_nodes = 1000;   ///< over all iterations
+    bool locked_pawn_pruning = false;   ///< run locked_pawns_unwinnable at interior nodes
+    bool reach_pruning = false;         ///< run reach_unwinnable after captures and pawn moves
+    double max_seconds = 0;             ///< 0 = no wall-clock limit
+};
+
+/// Helpmate search for `attacker` from pos (modified during the search, restored after).
+/// Winnable: a mate found; Unwinnable: an iteration finished without hitting a limit (every
+/// reachable position seen); else Undetermined.
+[[nodiscard]] Winnability helpmate_search(Position& pos, Color attacker,
+                                          const SearchLimits& limits);
+
+} // namespace eboard::winnable_detail

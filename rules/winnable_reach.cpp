@@ -1,0 +1,188 @@
+// The reachability analysis of winnability (the "saturation" idea of CHA, in a simpler form):
+// an over-approximation of where every piece may ever stand, grown to a fixpoint together with
+// the set P of "permanent" pieces that provably never move and are never captured.
+//
+//   start: every piece's region is its square; every piece is in P.
+//   repeat until nothing changes:
+//     - grow each region by the moves possible from any of its squares when only the pieces of
+//       P are known to be on the board (P pieces of the own side block; those of the other side
+//       block sliders but may be captured; a king never enters a square attacked by a P pawn or
+//       next to a P king of the other side; a pawn captures only onto a square some enemy piece
+//       may reach);
+//     - P keeps a piece only if its region is still its own square and no enemy region holds it.
+// Regions only grow and P only shrinks, so this ends. At the fixpoint, by induction over any
+// sequence of legal moves, the P pieces stay where they are and every other piece stays inside
+// its region. A promotion possibility, castling rights or an en passant square end the analysis
+// without a proof.
+//
+// Mate test (as in the locked-pawn analysis): a mate of the defending king needs a square m of
+// its region attacked by an attacking piece from its region, every flight square of m that the
+// king may stand on being reachable by a defending piece or attacked by the attacker.
+#include <array>
+
+#include "rules/winnable_detail.hpp"
+
+namespace eboard::winnable_detail {
+
+namespace {
+
+constexpr Bitboard kRank1 = 0xFFULL, kRank8 = kRank1 << 56;
+
+struct Unit {
+    int square = 0;
+    Color color = Color::White;
+    PieceType type = PieceType::None;
+    Bitboard region = 0;
+    Bitboard captures = 0;  ///< squares where it may capture (pawns: diagonals; others: region)
+};
+
+} // namespace
+
+bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
+    if (pos.ep_square().valid()) return false;
+    for (Color c : {Color::White, Color::Black})
+        if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
+
+    std::array<Unit, 32> units{};
+    std::size_t n = 0;
+    for (Bitboard occ = pos.occupied(); occ && n < units.size();) {
+        const int sq = pop_lsb(occ);
+        const Piece p = pos.piece_on(Square(sq));
+        units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0};
+    }
+    if (popcount(pos.occupied()) > 32) return false;
+
+    Bitboard permanent = pos.occupied();
+    for (;;) {
+        // What is known for the whole game, given P.
+        std::array<Bitboard, 2> fixed_attacks{};  // by P pawns and P kings, per colour
+        std::array<Bitboard, 2> region_of{};      // union of regions of non-king pieces
+        std::array<Bitboard, 2> fixed_king{};     // the king's square if the king is in P
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unit& u = units[i];
+            const std::size_t ci = u.color == Color::White ? 0 : 1;
+            if (u.type != PieceType::King) region_of[ci] |= u.region;
+            if ((permanent & bit(u.square)) == 0) continue;
+            if (u.type == PieceType::Pawn) fixed_attacks[ci] |= pawn_attacks(u.color, bit(u.square));
+            if (u.type == PieceType::King) {
+                fixed_attacks[ci] |= king_spread(bit(u.square));
+                fixed_king[ci] = bit(u.square);
+            }
+        }
+        std::array<Bitboard, 2> own_fixed{permanent & pos.pieces(Color::White),
+                                          permanent & pos.pieces(Color::Black)};
+        std::array<Bitboard, 2> all_captures{};
+        for (std::size_t i = 0; i < n; ++i)
+            all_captures[units[i].color == Color::White ? 0 : 1] |= units[i].captures;
+        // Opposing pawns that both stay on their file, the far one never captured, never pass
+        // each other: the near one stops short of the far one's square.
+        std::array<Bitboard, 32> pawn_cap{};
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unit& u = units[i];
+            pawn_cap[i] = ~Bitboard{0};
+            if (u.type != PieceType::Pawn) continue;
+            const Bitboard file = kFileA << (u.square & 7);
+            if (u.region & ~file) continue;
+            for (std::size_t j = 0; j < n; ++j) {
+                const Unit& v = units[j];
+                if (v.type != PieceType::Pawn || v.color == u.color) continue;
+                if ((v.square & 7) != (u.square & 7) || (v.region & ~file)) continue;
+                const bool ahead = u.color == Color::White ? v.square > u.square
+                                                           : v.square < u.square;
+                if (!ahead) continue;
+                if (v.region & all_captures[u.color == Color::White ? 0 : 1]) continue;
+                // Squares strictly between u's side and v's square on the file.
+                const Bitboard below_v = bit(v.square) - 1;
+                pawn_cap[i] &= u.color == Color::White ? below_v : ~(below_v | bit(v.square));
+            }
+        }
+
+        bool changed = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            Unit& u = units[i];
+            const std::size_t ci = u.color == Color::White ? 0 : 1;
+            const std::size_t them = 1 - ci;
+            const Bitboard no_landing = own_fixed[ci] | fixed_king[them];
+            Bitboard targets = 0;
+            for (Bitboard r = u.region; r;) {
+                const int x = pop_lsb(r);
+                switch (u.type) {
+                case PieceType::Pawn: {
+                    const Bitboard ahead =
+                        u.color == Color::White ? bit(x) << 8 : bit(x) >> 8;
+                    targets |= ahead & ~permanent & pawn_cap[i];
+                    const Bitboard takes = pawn_attacks(u.color, bit(x)) & region_of[them];
+                    targets |= takes;
+                    if (takes & ~u.captures) {
+                        u.captures |= takes;
+                        changed = true;
+                    }
+                    break;
+                }
+                case PieceType::King:
+                    targets |= king_spread(bit(x)) & ~fixed_attacks[them];
+                    break;
+                default: targets |= piece_attacks(u.type, x, permanent); break;
+                }
+            }
+            targets &= ~no_landing & ~u.region;
+            if (targets) {
+                u.region |= targets;
+                changed = true;
+            }
+            if (u.type != PieceType::Pawn) u.captures = u.region;
+            if (u.type == PieceType::Pawn && (u.region & (kRank1 | kRank8))) return false;
+        }
+
+        // P: never moved, never reachable by the other side (kings are never captured).
+        Bitboard next_permanent = permanent;
+        all_captures = {};
+        for (std::size_t i = 0; i < n; ++i)
+            all_captures[units[i].color == Color::White ? 0 : 1] |= units[i].captures;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unit& u = units[i];
+            const std::size_t them = u.color == Color::White ? 1 : 0;
+            const bool moved = u.region != bit(u.square);
+            const bool capturable =
+                u.type != PieceType::King && (all_captures[them] & bit(u.square)) != 0;
+            if (moved || capturable) next_permanent &= ~bit(u.square);
+        }
+        if (next_permanent != permanent) {
+            permanent = next_permanent;
+            changed = true;
+        }
+        if (!changed) break;
+    }
+
+    // The mate test.
+    const std::size_t a = attacker == Color::White ? 0 : 1;
+    Bitboard attacks = 0, cover_d = 0, king_a = 0, king_d = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Unit& u = units[i];
+        const bool mine = (u.color == Color::White ? 0u : 1u) == a;
+        if (u.type == PieceType::King) {
+            (mine ? king_a : king_d) = u.region;
+            continue;
+        }
+        if (!mine) {
+            cover_d |= u.region;
+            continue;
+        }
+        for (Bitboard r = u.region; r;) {
+            const int x = pop_lsb(r);
+            attacks |= u.type == PieceType::Pawn ? pawn_attacks(u.color, bit(x))
+                                                 : piece_attacks(u.type, x, permanent);
+        }
+    }
+    Bitboard candidates = king_d & attacks;
+    while (candidates) {
+        const int m = pop_lsb(candidates);
+        const Bitboard flights = king_spread(bit(m)) & king_d;
+        const Bitboard near_m = king_spread(bit(m)) | bit(m);
+        const Bitboard coverable = attacks | cover_d | king_spread(king_a & ~near_m);
+        if ((flights & ~coverable) == 0) return false;
+    }
+    return true;
+}
+
+} // namespace eboard::winnable_detail

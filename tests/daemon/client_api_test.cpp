@@ -1,0 +1,165 @@
+#include <catch2/catch.hpp>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <thread>
+
+#include "daemon/client_api.hpp"
+#include "daemon/events.hpp"
+
+using namespace eboard::daemon;
+namespace asio = boost::asio;
+
+namespace {
+
+// Answers BOARDS; refuses the rest.
+class FakeHandler : public CommandHandler {
+  public:
+    ojson execute(const Request& r, const ojson& raw) override {
+        if (std::holds_alternative<BoardsRequest>(r)) return ojson{{"class", "BOARDS"}, {"boards", ojson::array()}};
+        return error_reply("not here", raw);
+    }
+};
+
+// The server on its own io thread, as in the daemon (one thread runs the loop).
+struct Harness {
+    asio::io_context io;
+    FakeHandler handler;
+    ClientServer server{io, handler};
+    std::string path;
+    std::thread thread;
+    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
+
+    Harness() {
+        char tmpl[] = "/tmp/eboardd-api-XXXXXX";
+        path = std::string(mkdtemp(tmpl)) + "/s";
+        auto ok = server.listen(path, "");
+        if (!ok) FAIL(ok.error().message);
+        thread = std::thread([this] { io.run(); });
+    }
+    ~Harness() {
+        asio::post(io, [this] { server.close(); });
+        work.reset();
+        io.stop();
+        thread.join();
+        std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+    }
+    // Runs `f` on the loop's thread and waits for it.
+    template <typename F>
+    auto on_loop(F f) {
+        std::packaged_task<decltype(f())()> task(std::move(f));
+        auto result = task.get_future();
+        asio::post(io, [&task] { task(); });
+        return result.get();
+    }
+};
+
+struct Client {
+    int fd = -1;
+    std::string buf;
+    explicit Client(const std::string& path) {
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+        REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    }
+    ~Client() { close(fd); }
+    void send(const std::string& s) { REQUIRE(write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
+    // Blocks until a whole line arrived ("" if the server hung up).
+    std::string line() {
+        for (;;) {
+            const auto nl = buf.find('\n');
+            if (nl != std::string::npos) {
+                std::string l = buf.substr(0, nl);
+                buf.erase(0, nl + 1);
+                return l;
+            }
+            char c[4096];
+            const ssize_t n = read(fd, c, sizeof c);
+            if (n <= 0) return "";
+            buf.append(c, static_cast<std::size_t>(n));
+        }
+    }
+    ojson json() { return ojson::parse(line()); }
+};
+
+} // namespace
+
+TEST_CASE("client api: VERSION on connect, socket mode 0660") {
+    Harness h;
+    struct stat st {};
+    REQUIRE(stat(h.path.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0660);
+    Client c(h.path);
+    const ojson v = c.json();
+    CHECK(v["class"] == "VERSION");
+    CHECK(v["proto_major"] == 1);
+}
+
+TEST_CASE("client api: ERROR objects for bad requests, the connection stays usable") {
+    Harness h;
+    Client c(h.path);
+    (void)c.line();
+    c.send("this is not json\n");
+    ojson e = c.json();
+    CHECK(e["class"] == "ERROR");
+    CHECK(e["message"].get<std::string>().find("not JSON") != std::string::npos);
+    c.send("{\"class\":\"FLY\",\"id\":7}\n");
+    e = c.json();
+    CHECK(e["class"] == "ERROR");
+    CHECK(e["id"] == 7);
+    CHECK(e["message"].get<std::string>().find("unknown request class 'FLY'") != std::string::npos);
+    c.send("{\"class\":\"RESULT\",\"board\":\"t\",\"result\":\"2-0\"}\n");
+    e = c.json();
+    CHECK(e["class"] == "ERROR");
+    CHECK(e["request"] == "RESULT");
+    CHECK(e["message"].get<std::string>().find("1-0, 0-1 or 1/2-1/2") != std::string::npos);
+    c.send("{\"class\":\"TAKEBACK\",\"board\":\"t\"}\n");
+    CHECK(c.json()["message"] == "missing field 'ply'");
+    c.send("{\"class\":\"BOARDS\",\"id\":\"x\"}\n");
+    CHECK(c.json()["class"] == "BOARDS");
+}
+
+TEST_CASE("client api: WATCH streams events to watchers only") {
+    Harness h;
+    Client watcher(h.path);
+    Client other(h.path);
+    (void)watcher.line();
+    (void)other.line();
+    watcher.send("{\"class\":\"WATCH\"}\n");
+    CHECK(watcher.json()["class"] == "WATCH");
+    const std::string line = to_line(BoardEvent{"t1", true, "dgt"});
+    h.on_loop([&] { h.server.broadcast(line); return 0; });
+    CHECK(watcher.line() + "\n" == line);
+    other.send("{\"class\":\"BOARDS\"}\n");
+    CHECK(other.json()["class"] == "BOARDS"); // the event did not go to `other`
+}
+
+TEST_CASE("client api: a client that never reads is dropped and does not stall the loop") {
+    Harness h;
+    Client sleeper(h.path);
+    sleeper.send("{\"class\":\"WATCH\"}\n"); // and never reads again
+    Client active(h.path);
+    (void)active.line();
+    active.send("{\"class\":\"WATCH\"}\n");
+    CHECK(active.json()["class"] == "WATCH");
+    const std::string line = to_line(AlertEvent{"t1", "g", "position_mismatch", "7.4",
+                                                std::string(1000, 'x'), {}, {}, {}, {}});
+    // Far more than the kernel buffer plus kMaxQueuedBytes; the active client reads as it goes.
+    const int n = 4 * static_cast<int>(ClientServer::kMaxQueuedBytes / line.size());
+    std::thread reader([&] {
+        for (int i = 0; i < n; ++i) REQUIRE(active.line() + "\n" == line);
+    });
+    for (int i = 0; i < n; ++i) h.on_loop([&] { h.server.broadcast(line); return 0; });
+    reader.join();
+    CHECK(h.on_loop([&] { return h.server.client_count(); }) == 1);
+}

@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include "daemon/events.hpp"
+
+using namespace eboard::daemon;
+
+TEST_CASE("events: VERSION is the first line's shape, proto_major 1") {
+    CHECK(to_line(version_event()) ==
+          "{\"class\":\"VERSION\",\"release\":\"" + version_event().release +
+              "\",\"proto_major\":1,\"proto_minor\":0}\n");
+}
+
+TEST_CASE("events: exact JSON of each class") {
+    CHECK(to_line(BoardEvent{"table1", true, "dgt"}) ==
+          "{\"class\":\"BOARD\",\"board\":\"table1\",\"state\":\"connected\",\"driver\":\"dgt\"}\n");
+    CHECK(to_line(BoardEvent{"table1", false, "dgt"}).find("\"state\":\"disconnected\"") != std::string::npos);
+    CHECK(to_line(GameEvent{"t", "g1", true, "8/8/8/8/8/8/8/K6k w - - 0 1"}) ==
+          "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"start\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\"}\n");
+    CHECK(to_line(TouchEvent{"t", "g1", "e2", true, 'P'}) ==
+          "{\"class\":\"TOUCH\",\"board\":\"t\",\"game\":\"g1\",\"square\":\"e2\",\"action\":\"lift\",\"piece\":\"P\"}\n");
+    MoveEvent m{"t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000}};
+    CHECK(to_line(m) ==
+          "{\"class\":\"MOVE\",\"board\":\"t\",\"game\":\"g1\",\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\","
+          "\"fen\":\"fen\",\"status\":\"completed\",\"clock\":{\"white_ms\":5399000,\"black_ms\":5400000}}\n");
+    CHECK(to_line(ResultEvent{"t", "g1", "1-0", "checkmate", false}) ==
+          "{\"class\":\"RESULT\",\"board\":\"t\",\"game\":\"g1\",\"result\":\"1-0\",\"termination\":\"checkmate\",\"confirmed\":false}\n");
+    AlertEvent a;
+    a.board = "t";
+    a.game = "g1";
+    a.kind = "illegal_move";
+    a.article = "7.5.1";
+    a.text = "illegal move";
+    a.ply = 12;
+    a.count = 1;
+    a.penalty = "+2min";
+    CHECK(to_line(a) ==
+          "{\"class\":\"ALERT\",\"board\":\"t\",\"game\":\"g1\",\"kind\":\"illegal_move\",\"article\":\"7.5.1\","
+          "\"text\":\"illegal move\",\"ply\":12,\"count\":1,\"penalty\":\"+2min\"}\n");
+}
+
+TEST_CASE("events: fields without a value are left out, never null") {
+    const std::string touch = to_line(TouchEvent{"t", "g1", "e2", false, std::nullopt});
+    CHECK(touch.find("piece") == std::string::npos);
+    CHECK(touch.find("null") == std::string::npos);
+    const std::string made = to_line(MoveEvent{"t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt});
+    CHECK(made.find("clock") == std::string::npos);
+    CHECK(made.find("\"status\":\"made\"") != std::string::npos);
+    AlertEvent a;
+    a.board = "t";
+    a.kind = "board_disconnected";
+    a.article = "";
+    a.text = "gone";
+    const std::string alert = to_line(a);
+    CHECK(alert.find("game") == std::string::npos);
+    CHECK(alert.find("ply") == std::string::npos);
+    CHECK(alert.find("squares") == std::string::npos);
+    CHECK(alert.find("null") == std::string::npos);
+}
+
+TEST_CASE("events: JSON reads back to the same event") {
+    MoveEvent m{"t", "g1", 7, "Nf3", "g1f3", "fen", true, MoveClock{1, 2}};
+    auto back = event_from_json(to_json(m));
+    REQUIRE(back.has_value());
+    CHECK(to_line(*back) == to_line(m));
+    AlertEvent a;
+    a.board = "t";
+    a.game = "g";
+    a.kind = "position_mismatch";
+    a.article = "7.4";
+    a.text = "x";
+    a.squares = {"e2", "e4"};
+    auto back2 = event_from_json(to_json(a));
+    REQUIRE(back2.has_value());
+    CHECK(to_line(*back2) == to_line(a));
+    CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"MOVE\"}")).has_value());
+    CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("[1,2]")).has_value());
+    CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"NOPE\"}")).has_value());
+}

@@ -1,0 +1,185 @@
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "daemon/atomic_file.hpp"
+#include "daemon/pgn_export.hpp"
+#include "daemon/store.hpp"
+
+using namespace eboard::daemon;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory under /tmp, removed at the end of the test.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        char tmpl[] = "/tmp/eboardd-test-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+std::unique_ptr<Store> open_store(const fs::path& dir) {
+    auto s = Store::open(dir);
+    if (!s) FAIL(s.error().message);
+    return std::move(*s);
+}
+
+MoveEvent move(const std::string& game, int ply, const char* san, const char* uci, bool completed,
+               std::int64_t w = 0, std::int64_t b = 0) {
+    MoveEvent m{"t1", game, ply, san, uci, "fen", completed, std::nullopt};
+    if (completed) m.clock = MoveClock{w, b};
+    return m;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST_CASE("store: games, moves made then completed, result, in order") {
+    TempDir dir;
+    auto store = open_store(dir.path);
+    PgnTags tags;
+    tags.white = "Kasparov, Garry";
+    auto id = store->create_game("t1", kStandardFen, tags, "fide-2023", 1700000000000);
+    REQUIRE(id.has_value());
+    CHECK(*id == "20231114-0001");
+    REQUIRE(store->record(move(*id, 1, "e4", "e2e4", false), 1).has_value());
+    REQUIRE(store->record(move(*id, 1, "e4", "e2e4", true, 5399000, 5400000), 2).has_value());
+    REQUIRE(store->record(move(*id, 2, "c5", "c7c5", false), 3).has_value());
+    auto g = store->load(*id);
+    REQUIRE(g.has_value());
+    CHECK(g->tags.white == "Kasparov, Garry");
+    CHECK(g->tags.date == "2023.11.14");
+    REQUIRE(g->moves.size() == 2);
+    CHECK(g->moves[0].completed);
+    REQUIRE(g->moves[0].clock.has_value());
+    CHECK(g->moves[0].clock->white_ms == 5399000);
+    CHECK_FALSE(g->moves[1].completed);
+    CHECK(store->unfinished_games() == std::vector<std::string>{*id});
+    REQUIRE(store->record(ResultEvent{"t1", *id, "1-0", "resignation", true}, 4).has_value());
+    REQUIRE(store->record(GameEvent{"t1", *id, false, "fen"}, 5).has_value());
+    CHECK(store->unfinished_games().empty());
+    CHECK(store->load(*id)->result == "1-0");
+    CHECK(store->game_events(*id).size() == 5);
+    auto second = store->create_game("t1", kStandardFen, tags, "fide-2023", 1700000000000);
+    CHECK(*second == "20231114-0002");
+}
+
+TEST_CASE("store: a made move replaced at the same ply drops the later ones, take back") {
+    TempDir dir;
+    auto store = open_store(dir.path);
+    auto id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+    REQUIRE(store->record(move(id, 1, "e4", "e2e4", true), 1).has_value());
+    REQUIRE(store->record(move(id, 2, "e5", "e7e5", true), 2).has_value());
+    REQUIRE(store->record(move(id, 3, "Nf3", "g1f3", false), 3).has_value());
+    REQUIRE(store->record(move(id, 2, "c5", "c7c5", false), 4).has_value());
+    auto g = store->load(id);
+    REQUIRE(g->moves.size() == 2);
+    CHECK(g->moves[1].san == "c5");
+    REQUIRE(store->take_back(id, 1).has_value());
+    CHECK(store->load(id)->moves.size() == 1);
+}
+
+TEST_CASE("store: a completed move survives kill -9 of the recording process") {
+    TempDir dir;
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // The recording process: records, says so, then waits to be killed.
+        close(ready[0]);
+        auto s = Store::open(dir.path);
+        if (!s) _exit(1);
+        auto id = (*s)->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+        if (!id || !(*s)->record(move(*id, 1, "e4", "e2e4", true, 100, 200), 1) ||
+            !(*s)->record(move(*id, 2, "e5", "e7e5", true, 100, 150), 2))
+            _exit(1);
+        if (write(ready[1], "R", 1) != 1) _exit(1);
+        for (;;) pause();
+    }
+    close(ready[1]);
+    char c = 0;
+    REQUIRE(read(ready[0], &c, 1) == 1); // the moves were recorded (and acknowledged)
+    close(ready[0]);
+    REQUIRE(kill(child, SIGKILL) == 0);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status));
+    auto store = open_store(dir.path);
+    const auto open = store->unfinished_games();
+    REQUIRE(open.size() == 1);
+    auto g = store->load(open[0]);
+    REQUIRE(g.has_value());
+    REQUIRE(g->moves.size() == 2);
+    CHECK(g->moves[1].san == "e5");
+    CHECK(g->moves[1].completed);
+    CHECK(g->moves[1].clock->black_ms == 150);
+}
+
+TEST_CASE("store: an unusable state directory is a clear error") {
+    auto s = Store::open("/proc/eboardd-cannot-be-here");
+    REQUIRE_FALSE(s.has_value());
+    CHECK(s.error().message.find("/proc/eboardd-cannot-be-here") != std::string::npos);
+}
+
+TEST_CASE("atomic PGN rewrite: the file is replaced whole, no temporary left") {
+    TempDir dir;
+    const fs::path p = dir.path / "g.pgn";
+    REQUIRE(write_file_atomically(p, "old\n").has_value());
+    CHECK(slurp(p) == "old\n");
+    REQUIRE(write_file_atomically(p, "new content\n").has_value());
+    CHECK(slurp(p) == "new content\n");
+    CHECK_FALSE(fs::exists(dir.path / "g.pgn.tmp"));
+    auto bad = write_file_atomically(dir.path / "missing-dir" / "g.pgn", "x");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().message.find("missing-dir") != std::string::npos);
+    CHECK(slurp(p) == "new content\n");
+}
+
+TEST_CASE("PGN export: Seven Tag Roster, TimeControl, [%clk] per completed move, * in progress") {
+    GameRecord g;
+    g.tags.event = "Match";
+    g.tags.date = "1997.05.11";
+    g.tags.white = "Deep Blue";
+    g.tags.black = "Kasparov, Garry";
+    g.tags.board = "table1";
+    g.tags.time_control = "40/7200:3600";
+    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{7199000, 7200000}, {}});
+    g.moves.push_back({2, "c6", "c7c6", "", true, MoveClock{7199000, 7190500}, {}});
+    g.moves.push_back({3, "d4", "d2d4", "", false, std::nullopt, {}});
+    CHECK(to_pgn(g) ==
+          "[Event \"Match\"]\n[Site \"?\"]\n[Date \"1997.05.11\"]\n[Round \"?\"]\n"
+          "[White \"Deep Blue\"]\n[Black \"Kasparov, Garry\"]\n[Result \"*\"]\n[Board \"table1\"]\n"
+          "[TimeControl \"40/7200:3600\"]\n\n"
+          "1. e4 {[%clk 1:59:59]} 1... c6 {[%clk 1:59:50]} 2. d4 *\n");
+}
+
+TEST_CASE("PGN export: an irregularity is a comment, never a move, lines stay within 79") {
+    GameRecord g;
+    g.start_fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40";
+    g.result = "1/2-1/2";
+    g.moves.push_back({1, "Kd7", "e8d7", "", true, std::nullopt, {"illegal move {Ke2} by White"}});
+    for (int i = 0; i < 30; ++i) g.moves.push_back({i + 2, "Ke2", "x", "", true, std::nullopt, {}});
+    const std::string pgn = to_pgn(g);
+    CHECK(pgn.find("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]") != std::string::npos);
+    CHECK(pgn.find("40... Kd7 {illegal move (Ke2) by White} 41. Ke2") != std::string::npos);
+    std::istringstream lines(pgn);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 79);
+    CHECK(pgn.substr(pgn.size() - 9) == " 1/2-1/2\n");
+}

@@ -1,0 +1,107 @@
+// Winnability of small and locked positions, named after the Laws (2023): Art. 5.2.2 (dead
+// position), 6.9 (flag fall: lost only if the opponent "can checkmate ... by any possible series
+// of legal moves"), 1.4.1 / 5.2.1 (a mate or stalemate already on the board).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "rules/winnable.hpp"
+
+using namespace eboard;
+
+namespace {
+
+Position fen(const std::string& text) {
+    auto p = Position::from_fen(text);
+    INFO(text);
+    REQUIRE(p.has_value());
+    return std::move(p).value();
+}
+
+Winnability quick(const std::string& text, Color side) {
+    return can_checkmate(fen(text), side, WinnableMode::Quick);
+}
+Winnability full(const std::string& text, Color side) {
+    return can_checkmate(fen(text), side, WinnableMode::Full);
+}
+
+} // namespace
+
+TEST_CASE("6.9 a lone king can never checkmate, the queen's side can") {
+    const std::string p = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    CHECK(quick(p, Color::Black) == Winnability::Unwinnable);
+    CHECK(full(p, Color::White) == Winnability::Winnable);
+    CHECK(insufficient_mating_material(fen(p), Color::Black));
+    CHECK_FALSE(insufficient_mating_material(fen(p), Color::White));
+}
+
+TEST_CASE("6.9 king and knight against a lone king cannot checkmate: dead position") {
+    const std::string p = "4k3/8/8/8/8/8/8/4KN2 w - - 0 1";
+    CHECK(quick(p, Color::White) == Winnability::Unwinnable);
+    CHECK(is_dead_position(fen(p)));
+    CHECK(winnability_label(fen(p)) == "--");
+}
+
+TEST_CASE("6.9 king and bishop against a lone king cannot checkmate: dead position") {
+    CHECK(is_dead_position(fen("4k3/8/8/8/8/8/8/4KB2 b - - 0 1")));
+}
+
+TEST_CASE("6.9 a knight cannot mate even with queens helping, the queen can") {
+    const std::string p = "4k3/8/8/3q4/8/8/8/4KN2 w - - 0 1";
+    CHECK(quick(p, Color::White) == Winnability::Unwinnable);
+    CHECK(full(p, Color::Black) == Winnability::Winnable);
+}
+
+TEST_CASE("6.9 king and knight against king and knight can be helpmated") {
+    const std::string p = "4k1n1/8/8/8/8/8/8/4KN2 w - - 0 1";
+    CHECK_FALSE(insufficient_mating_material(fen(p), Color::White));
+    CHECK(quick(p, Color::White) != Winnability::Unwinnable);
+    CHECK(full(p, Color::White) == Winnability::Winnable);
+    CHECK(full(p, Color::Black) == Winnability::Winnable);
+}
+
+TEST_CASE("6.9 king and bishop against king and pawn can be helpmated (the pawn blocks)") {
+    const std::string p = "7k/7p/8/8/8/8/8/4K1B1 w - - 0 1";
+    CHECK(quick(p, Color::White) != Winnability::Unwinnable);
+    CHECK(full(p, Color::White) == Winnability::Winnable);
+}
+
+TEST_CASE("5.2.2 bishops of both sides all on squares of one colour: dead position") {
+    const std::string p = "4k3/4b3/8/8/8/4B3/8/2B1K3 w - - 0 1";
+    CHECK(winnability_label(fen(p)) == "--");
+    CHECK(is_dead_position(fen(p)));
+}
+
+TEST_CASE("5.2.2 bishops on opposite colours are not a dead position") {
+    const std::string p = "4k3/3b4/8/8/8/8/8/2B1K3 w - - 0 1";
+    CHECK_FALSE(is_dead_position(fen(p), WinnableMode::Full));
+    CHECK(winnability_label(fen(p), WinnableMode::Full) == "WB");
+}
+
+TEST_CASE("5.2.2 a locked pawn chain the kings cannot cross: dead position") {
+    CHECK(winnability_label(fen("8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1")) == "--");
+    CHECK(winnability_label(fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -")) == "--");
+}
+
+TEST_CASE("5.2.2 a chain with a door stays winnable") {
+    // The d-pawns are gone: kings and pieces can pass, so nothing may be called dead.
+    const std::string p = "8/8/4k3/1p3p1p/1P3P1P/4K3/8/8 w - - 0 1";
+    CHECK(quick(p, Color::White) != Winnability::Unwinnable);
+    CHECK(quick(p, Color::Black) != Winnability::Unwinnable);
+}
+
+TEST_CASE("1.4.1 a checkmate on the board is won by the side that gave it") {
+    const std::string p = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    CHECK(quick(p, Color::Black) == Winnability::Winnable);
+    CHECK(quick(p, Color::White) == Winnability::Unwinnable);
+    CHECK(winnability_label(fen(p)) == "-B");
+}
+
+TEST_CASE("5.2.1 a stalemate on the board: nobody can checkmate any more") {
+    CHECK(winnability_label(fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == "--");
+}
+
+TEST_CASE("the initial position is winnable for both sides") {
+    CHECK(winnability_label(Position::startpos(), WinnableMode::Full) == "WB");
+    CHECK_FALSE(is_dead_position(Position::startpos()));
+}

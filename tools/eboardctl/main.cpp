@@ -1,0 +1,299 @@
+// eboardctl: the arbiter's command-line client of eboardd (docs/client-api.md).
+//
+// Exit status: 0 done; 1 the daemon refused the request (its ERROR message is printed);
+// 2 usage error; 3 cannot reach the daemon or it hung up.
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/pgn_export.hpp"
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr const char* kDefaultSocket = "/run/eboardd/eboardd.sock";
+
+const char* const kUsage =
+    "Usage: eboardctl [--socket PATH] [--json] COMMAND [ARGS]\n"
+    "The arbiter's client of eboardd.\n\n"
+    "Commands:\n"
+    "  watch                      print every event as it happens (Ctrl-C to stop)\n"
+    "  boards                     the boards, their state and game\n"
+    "  games [LIMIT]              the recorded games, newest first\n"
+    "  new BOARD [FEN]            start a new game (default: the standard position)\n"
+    "  position BOARD FEN         set the position (a position of the game: taken back to it)\n"
+    "  takeback BOARD PLY         take the game back to PLY (0 = the start)\n"
+    "  result BOARD RESULT [TERMINATION] [--unconfirmed]\n"
+    "                             RESULT = 1-0, 0-1 or 1/2-1/2; TERMINATION e.g. resignation\n"
+    "  penalty BOARD apply|decline  the penalty of the last illegal move (Art. 7.5.5)\n"
+    "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds\n\n"
+    "Options:\n"
+    "  --socket PATH   the daemon's socket (default $EBOARD_SOCKET, else /run/eboardd/eboardd.sock)\n"
+    "  --json          print the daemon's replies and events as JSON lines\n"
+    "  -h, --help      this help\n\n"
+    "Exit status: 0 done, 1 refused by the daemon, 2 usage error, 3 daemon unreachable.\n";
+
+int usage_error(const std::string& message) {
+    std::cerr << "eboardctl: " << message << "\nTry 'eboardctl --help'.\n";
+    return 2;
+}
+
+// A line-oriented connection to the daemon's socket.
+class Connection {
+  public:
+    bool open(const std::string& path, std::string& error) {
+        fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        if (path.size() >= sizeof addr.sun_path) {
+            error = "socket path too long: " + path;
+            return false;
+        }
+        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+        if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+            error = "cannot connect to " + path + ": " + std::strerror(errno) +
+                    " (is eboardd running with --socket " + path + "?)";
+            return false;
+        }
+        return true;
+    }
+    ~Connection() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    bool send(const ojson& j) {
+        const std::string line = j.dump() + "\n";
+        std::size_t done = 0;
+        while (done < line.size()) {
+            const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return false;
+            done += static_cast<std::size_t>(n);
+        }
+        return true;
+    }
+    /// The next JSON line; nullopt when the daemon hung up.
+    std::optional<ojson> receive() {
+        for (;;) {
+            const auto nl = buf_.find('\n');
+            if (nl != std::string::npos) {
+                std::string line = buf_.substr(0, nl);
+                buf_.erase(0, nl + 1);
+                ojson j = ojson::parse(line, nullptr, false);
+                if (!j.is_discarded()) return j;
+                continue;
+            }
+            char chunk[4096];
+            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return std::nullopt;
+            buf_.append(chunk, static_cast<std::size_t>(n));
+        }
+    }
+
+  private:
+    int fd_ = -1;
+    std::string buf_;
+};
+
+// "1:30:00", "5:00", "90000" (ms) -> milliseconds.
+std::optional<std::int64_t> parse_time(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    std::int64_t total = 0;
+    std::int64_t part = 0;
+    int colons = 0;
+    bool digits = false;
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            part = part * 10 + (c - '0');
+            digits = true;
+            if (part > 360000000) return std::nullopt;
+        } else if (c == ':' && digits && colons < 2) {
+            total = total * 60 + part;
+            part = 0;
+            ++colons;
+            digits = false;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (!digits) return std::nullopt;
+    if (colons == 0) return part; // milliseconds
+    return (total * 60 + part) * 1000;
+}
+
+std::string text_of(const ojson& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end()) return "";
+    return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// One event as a line for people.
+std::string describe(const ojson& e) {
+    const std::string cls = text_of(e, "class");
+    const std::string where = text_of(e, "board") + (e.contains("game") ? " " + text_of(e, "game") : "");
+    if (cls == "MOVE") {
+        std::string s = where + "  " + text_of(e, "ply") + ". " + text_of(e, "san") + " (" +
+                        text_of(e, "status") + ")";
+        if (e.contains("clock") && e["clock"].is_object())
+            s += "  white " + eboard::daemon::clock_text(e["clock"].value("white_ms", std::int64_t{0})) +
+                 "  black " + eboard::daemon::clock_text(e["clock"].value("black_ms", std::int64_t{0}));
+        return s;
+    }
+    if (cls == "ALERT")
+        return where + "  ALERT " + text_of(e, "kind") + " (" + text_of(e, "article") + "): " + text_of(e, "text");
+    if (cls == "RESULT")
+        return where + "  RESULT " + text_of(e, "result") + " " + text_of(e, "termination") +
+               (e.value("confirmed", false) ? " (confirmed)" : " (not confirmed)");
+    if (cls == "GAME") return where + "  game " + text_of(e, "event") + "  " + text_of(e, "fen");
+    if (cls == "BOARD") return where + "  board " + text_of(e, "state") + " (" + text_of(e, "driver") + ")";
+    if (cls == "TOUCH") return where + "  " + text_of(e, "action") + " " + text_of(e, "square") + " " + text_of(e, "piece");
+    return e.dump();
+}
+
+int print_reply(const ojson& reply, bool json) {
+    const std::string cls = text_of(reply, "class");
+    if (cls == "ERROR") {
+        std::cerr << "eboardctl: " << text_of(reply, "message") << "\n";
+        return 1;
+    }
+    if (json) {
+        std::cout << reply.dump() << "\n";
+        return 0;
+    }
+    if (cls == "BOARDS") {
+        for (const auto& b : reply["boards"])
+            std::cout << text_of(b, "board") << "\t" << text_of(b, "state") << "\t"
+                      << (b.contains("game") ? text_of(b, "game") + " ply " + text_of(b, "ply") : "-") << "\n";
+    } else if (cls == "GAMES") {
+        for (const auto& g : reply["games"])
+            std::cout << text_of(g, "game") << "\t" << text_of(g, "board") << "\t" << text_of(g, "result")
+                      << "\t" << text_of(g, "plies") << " plies" << (g.value("ended", false) ? "" : "\tin progress")
+                      << "\n";
+    } else {
+        std::cout << "ok" << (reply.contains("game") ? " (game " + text_of(reply, "game") + ")" : "") << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args;
+    std::string socket_path = std::getenv("EBOARD_SOCKET") ? std::getenv("EBOARD_SOCKET") : kDefaultSocket;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (a == "--json") json = true;
+        else if (a == "--socket") {
+            if (i + 1 >= argc) return usage_error("--socket needs a PATH");
+            socket_path = argv[++i];
+        } else if (a.rfind("--socket=", 0) == 0) socket_path = a.substr(9);
+        else if (a == "--unconfirmed") args.push_back(a);
+        else if (a.size() > 1 && a[0] == '-')
+            return usage_error("unknown option " + a);
+        else args.push_back(a);
+    }
+    if (args.empty()) return usage_error("no command");
+    const std::string cmd = args[0];
+    auto need = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo + 1 && args.size() <= hi + 1; };
+
+    ojson request;
+    if (cmd == "watch") {
+        if (!need(0, 0)) return usage_error("watch takes no arguments");
+        request = {{"class", "WATCH"}, {"enable", true}};
+    } else if (cmd == "boards") {
+        if (!need(0, 0)) return usage_error("boards takes no arguments");
+        request = {{"class", "BOARDS"}};
+    } else if (cmd == "games") {
+        if (!need(0, 1)) return usage_error("games [LIMIT]");
+        request = {{"class", "GAMES"}};
+        if (args.size() == 2) {
+            char* end = nullptr;
+            const long limit = std::strtol(args[1].c_str(), &end, 10);
+            if (*end || limit < 1) return usage_error("games: LIMIT must be a positive number");
+            request["limit"] = limit;
+        }
+    } else if (cmd == "new") {
+        if (!need(1, 2)) return usage_error("new BOARD [FEN]");
+        request = {{"class", "NEW_GAME"}, {"board", args[1]}};
+        if (args.size() == 3) request["fen"] = args[2];
+    } else if (cmd == "position") {
+        if (!need(2, 2)) return usage_error("position BOARD FEN (the FEN quoted as one argument)");
+        request = {{"class", "SET_POSITION"}, {"board", args[1]}, {"fen", args[2]}};
+    } else if (cmd == "takeback") {
+        if (!need(2, 2)) return usage_error("takeback BOARD PLY");
+        char* end = nullptr;
+        const long ply = std::strtol(args[2].c_str(), &end, 10);
+        if (*end || ply < 0) return usage_error("takeback: PLY must be a number >= 0");
+        request = {{"class", "TAKEBACK"}, {"board", args[1]}, {"ply", ply}};
+    } else if (cmd == "result") {
+        bool confirmed = true;
+        std::vector<std::string> rest;
+        for (const auto& a : args)
+            if (a == "--unconfirmed") confirmed = false;
+            else rest.push_back(a);
+        if (rest.size() < 3 || rest.size() > 4) return usage_error("result BOARD 1-0|0-1|1/2-1/2 [TERMINATION]");
+        if (rest[2] != "1-0" && rest[2] != "0-1" && rest[2] != "1/2-1/2")
+            return usage_error("result: '" + rest[2] + "' is not 1-0, 0-1 or 1/2-1/2");
+        request = {{"class", "RESULT"}, {"board", rest[1]}, {"result", rest[2]}, {"confirmed", confirmed}};
+        if (rest.size() == 4) request["termination"] = rest[3];
+    } else if (cmd == "penalty") {
+        if (!need(2, 2) || (args[2] != "apply" && args[2] != "decline"))
+            return usage_error("penalty BOARD apply|decline");
+        request = {{"class", "PENALTY"}, {"board", args[1]}, {"decision", args[2]}};
+    } else if (cmd == "clock") {
+        if (!need(3, 3)) return usage_error("clock BOARD WHITE BLACK");
+        auto w = parse_time(args[2]);
+        auto b = parse_time(args[3]);
+        if (!w || !b) return usage_error("clock: times are h:mm:ss, m:ss or milliseconds");
+        request = {{"class", "CLOCK"}, {"board", args[1]}, {"white_ms", *w}, {"black_ms", *b}};
+    } else {
+        return usage_error("unknown command '" + cmd + "'");
+    }
+
+    Connection conn;
+    std::string error;
+    if (!conn.open(socket_path, error)) {
+        std::cerr << "eboardctl: " << error << "\n";
+        return 3;
+    }
+    auto version = conn.receive();
+    if (!version || text_of(*version, "class") != "VERSION") {
+        std::cerr << "eboardctl: " << socket_path << " did not greet with VERSION\n";
+        return 3;
+    }
+    if (version->value("proto_major", 0) != 1) {
+        std::cerr << "eboardctl: the daemon speaks protocol " << text_of(*version, "proto_major")
+                  << ", this eboardctl speaks 1\n";
+        return 3;
+    }
+    if (!conn.send(request)) {
+        std::cerr << "eboardctl: the daemon hung up\n";
+        return 3;
+    }
+    auto reply = conn.receive();
+    if (!reply) {
+        std::cerr << "eboardctl: the daemon hung up\n";
+        return 3;
+    }
+    if (cmd != "watch") return print_reply(*reply, json);
+    if (text_of(*reply, "class") == "ERROR") return print_reply(*reply, json);
+    while (auto e = conn.receive()) std::cout << (json ? e->dump() : describe(*e)) << std::endl;
+    std::cerr << "eboardctl: the daemon hung up\n";
+    return 3;
+}
