@@ -1,11 +1,11 @@
 // libFuzzer target: the rules-profile parser (rules/profile.hpp, docs/profiles.md) on any
 // bytes. It must never crash, and whatever it accepts must print (to_text) and read back equal.
+#include "rules/profile.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
-
-#include "rules/profile.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -2,6 +2,8 @@
 // (5.1.1, 5.2.1, 5.2.2, [23] 9.6), takebacks.
 #include "rules/game.hpp"
 
+#include "rules/winnable.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -9,41 +11,95 @@ namespace eboard {
 
 std::string_view to_pgn(Result r) noexcept {
     switch (r) {
-    case Result::WhiteWins: return "1-0";
-    case Result::BlackWins: return "0-1";
-    case Result::Draw: return "1/2-1/2";
-    case Result::Ongoing: break;
+    case Result::WhiteWins:
+        return "1-0";
+    case Result::BlackWins:
+        return "0-1";
+    case Result::Draw:
+        return "1/2-1/2";
+    case Result::Ongoing:
+        break;
     }
     return "*";
 }
 
 std::string_view to_string(Termination t) noexcept {
     switch (t) {
-    case Termination::None: return "";
-    case Termination::Checkmate: return "checkmate";
-    case Termination::Stalemate: return "stalemate";
-    case Termination::DeadPosition: return "dead_position";
-    case Termination::FivefoldRepetition: return "fivefold_repetition";
-    case Termination::SeventyFiveMoves: return "seventy_five_moves";
-    case Termination::ThreefoldRepetition: return "threefold_repetition";
-    case Termination::FiftyMoves: return "fifty_moves";
-    case Termination::Resignation: return "resignation";
-    case Termination::Agreement: return "agreement";
-    case Termination::TimeForfeit: return "time_forfeit";
-    case Termination::IllegalMoves: return "illegal_moves";
-    case Termination::Arbiter: return "arbiter";
+    case Termination::None:
+        return "";
+    case Termination::Checkmate:
+        return "checkmate";
+    case Termination::Stalemate:
+        return "stalemate";
+    case Termination::DeadPosition:
+        return "dead_position";
+    case Termination::FivefoldRepetition:
+        return "fivefold_repetition";
+    case Termination::SeventyFiveMoves:
+        return "seventy_five_moves";
+    case Termination::ThreefoldRepetition:
+        return "threefold_repetition";
+    case Termination::FiftyMoves:
+        return "fifty_moves";
+    case Termination::Resignation:
+        return "resignation";
+    case Termination::Agreement:
+        return "agreement";
+    case Termination::TimeForfeit:
+        return "time_forfeit";
+    case Termination::IllegalMoves:
+        return "illegal_moves";
+    case Termination::Arbiter:
+        return "arbiter";
     }
     return "";
 }
 
 std::string_view pgn_termination(Termination t) noexcept {
     switch (t) {
-    case Termination::None: return "unterminated";
-    case Termination::TimeForfeit: return "time forfeit";
-    case Termination::IllegalMoves: return "rules infraction";
-    case Termination::Arbiter: return "adjudication";
-    default: return "normal";
+    case Termination::None:
+        return "unterminated";
+    case Termination::TimeForfeit:
+        return "time forfeit";
+    case Termination::IllegalMoves:
+        return "rules infraction";
+    case Termination::Arbiter:
+        return "adjudication";
+    default:
+        return "normal";
     }
+}
+
+bool dead_position_by_winnability(const Position& pos) {
+    return is_dead_position(pos, WinnableMode::Quick);
+}
+
+std::string material_signature(const Position& pos, Color side) {
+    std::string sig = "K";
+    constexpr std::pair<PieceType, char> kOrder[] = {{PieceType::Queen, 'Q'},
+                                                     {PieceType::Rook, 'R'},
+                                                     {PieceType::Bishop, 'B'},
+                                                     {PieceType::Knight, 'N'},
+                                                     {PieceType::Pawn, 'P'}};
+    for (const auto& [type, letter] : kOrder) {
+        Bitboard b = pos.pieces(side, type);
+        for (; b != 0; b &= b - 1) sig += letter;
+    }
+    return sig;
+}
+
+Outcome flag_fall_outcome(const Profile& profile, const Position& pos, Color flagged,
+                          const CanMateTest& can_mate) {
+    const Color opponent = ~flagged;
+    const auto& lone = profile.flag_cannot_win_with;
+    const bool material_draw =
+        std::find(lone.begin(), lone.end(), material_signature(pos, opponent)) != lone.end();
+    const bool helpmate_draw =
+        profile.flag_draw_if_cannot_mate &&
+        (can_mate ? !can_mate(pos, opponent)
+                  : can_checkmate(pos, opponent, WinnableMode::Full) == Winnability::Unwinnable);
+    const Result r = material_draw || helpmate_draw ? Result::Draw : win_for(opponent);
+    return {r, Termination::TimeForfeit, profile.articles.flag};
 }
 
 namespace {
@@ -66,7 +122,8 @@ bool any_castling_right(const Position& p) noexcept {
 } // namespace
 
 Game::Game(Profile profile, Position start)
-    : profile_(std::move(profile)), start_(start.copy()), pos_(std::move(start)) {
+    : profile_(std::move(profile)), start_(start.copy()), pos_(std::move(start)),
+      dead_test_(dead_position_by_winnability) {
     keys_.push_back(compute_key(pos_));
     outcome_ = evaluate();
 }

@@ -8,15 +8,15 @@
 // which edition it is. No I/O, no clock: the daemon passes what happened.
 #pragma once
 
+#include "rules/expected.hpp"
+#include "rules/position.hpp"
+#include "rules/profile.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "rules/expected.hpp"
-#include "rules/position.hpp"
-#include "rules/profile.hpp"
 
 namespace eboard {
 
@@ -81,6 +81,29 @@ struct ClaimVerdict {
 /// A test for a dead position (5.2.2): true only if it is proven that neither side can
 /// checkmate by any series of legal moves. "Not proven" must answer false.
 using DeadPositionTest = std::function<bool(const Position&)>;
+
+/// "Can `side` still checkmate in this position by some series of legal moves?" (the
+/// one-sided helpmate test of 6.9 / 7.5.5 / 5.1.2). Must answer true when not proven false.
+using CanMateTest = std::function<bool(const Position&, Color side)>;
+
+/// The material of `side` as written in `flag.cannot-win-with`: "K", then one letter per
+/// piece in the order QRBNP ("KBN", "KRPP").
+[[nodiscard]] std::string material_signature(const Position& pos, Color side);
+
+/// The outcome when the flag of `flagged` has fallen in `pos` (a game not already ended): a
+/// loss for `flagged`, or a draw when the opponent cannot win on time - by the profile's
+/// material rule (`flag.cannot-win-with`, club Art. 3) or, if `flag.draw-if-cannot-mate`,
+/// because he cannot mate ([01] 6.9, [05] 6.10, [23] 6.9): asked of `can_mate`, by default
+/// can_checkmate() of rules/winnable.hpp in its full mode (Undetermined counts as "can mate").
+/// The article is the profile's `article.flag`.
+[[nodiscard]] Outcome flag_fall_outcome(const Profile& profile, const Position& pos, Color flagged,
+                                        const CanMateTest& can_mate = {});
+
+/// The default dead-position test of Game: is_dead_position() of rules/winnable.hpp in its
+/// quick mode (material, locked pawns, a small helpmate search; microseconds). Positions it
+/// leaves undecided are not called dead; the daemon may run the full mode and end the game by
+/// Game::end() with Termination::DeadPosition.
+[[nodiscard]] bool dead_position_by_winnability(const Position& pos);
 
 /// A game from a start position under a profile. Movable, not copyable.
 class Game {
@@ -161,15 +184,15 @@ class Game {
     /// 0..ply().
     bool take_back_to(int ply);
 
-    /// Sets the dead-position test (5.2.2) used after every move; by default the winnability
-    /// check of rules/winnable.hpp (dead_position_by_winnability). Empty = never.
+    /// Sets the dead-position test (5.2.2) used after every move; by default
+    /// dead_position_by_winnability. Empty = never.
     void set_dead_position_test(DeadPositionTest test);
 
   private:
     [[nodiscard]] std::uint64_t compute_key(const Position& p) const;
     [[nodiscard]] Outcome evaluate() const;
-    int count_key(const std::vector<std::uint64_t>& keys, int upto,
-                                int halfmove_clock, std::vector<int>* plies) const;
+    int count_key(const std::vector<std::uint64_t>& keys, int upto, int halfmove_clock,
+                  std::vector<int>* plies) const;
 
     Profile profile_;
     Position start_;

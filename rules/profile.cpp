@@ -2,11 +2,11 @@
 // built-in profiles and the helpers the daemon asks (penalty ladder, time-control warning).
 #include "rules/profile.hpp"
 
+#include "rules/profile_keys.hpp"
+
 #include <algorithm>
 #include <array>
 #include <set>
-
-#include "rules/profile_keys.hpp"
 
 namespace eboard {
 
@@ -16,15 +16,18 @@ using profile_detail::KeyDef;
 
 std::string Penalty::text() const {
     switch (kind) {
-    case Kind::None: return "none";
+    case Kind::None:
+        return "none";
     case Kind::AddTime: {
         std::string s = "+";
         s += std::to_string(minutes);
         s += "min";
         return s;
     }
-    case Kind::Loss: return "loss";
-    case Kind::WinClaim: return "win-claim";
+    case Kind::Loss:
+        return "loss";
+    case Kind::WinClaim:
+        return "win-claim";
     }
     return "none";
 }
@@ -83,8 +86,8 @@ std::optional<std::string> Profile::time_control_warning(const TimeControl& tc) 
 const std::vector<std::string_view>& builtin_profile_names() {
     // interfaces.md order; the default (fide-2023) first.
     static const std::vector<std::string_view> names = {
-        "fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
-        "fide-2005-rapid", "fide-2005-blitz", "fide-2001", "club-2014"};
+        "fide-2023",       "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
+        "fide-2005-rapid", "fide-2005-blitz", "fide-2001",       "club-2014"};
     return names;
 }
 
@@ -171,8 +174,10 @@ Expected<Lexed> lex(std::string_view text) {
         const std::string_view body = line.substr(b, e - b);
         if (body.empty()) continue;
         if (body.front() == '[') {
-            if (body == "[supervised]") section = Section::Supervised;
-            else if (body == "[unsupervised]") section = Section::Unsupervised;
+            if (body == "[supervised]")
+                section = Section::Supervised;
+            else if (body == "[unsupervised]")
+                section = Section::Unsupervised;
             else
                 return error_at("unknown section " + std::string(body) +
                                     " (expected [supervised] or [unsupervised])",
@@ -192,7 +197,8 @@ Expected<Lexed> lex(std::string_view text) {
         std::string_view value = body.substr(eq + 1);
         while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
             value.remove_prefix(1);
-        const int value_col = value.empty() ? col_of(body) + static_cast<int>(eq) + 1 : col_of(value);
+        const int value_col =
+            value.empty() ? col_of(body) + static_cast<int>(eq) + 1 : col_of(value);
         const bool special = key == "inherit" || key == "name";
         if (!special && !profile_detail::find_key(key))
             return error_at("unknown key '" + std::string(key) + "'", line_no, col_of(key));
@@ -222,8 +228,8 @@ Expected<Profile> resolve(std::string_view text, bool supervised, int depth) {
     if (inherit != entries.end()) {
         const auto parent_text = builtin_profile_text(inherit->value);
         if (!parent_text) {
-            std::string msg = "unknown profile to inherit '" + std::string(inherit->value) +
-                              "' (built-in:";
+            std::string msg =
+                "unknown profile to inherit '" + std::string(inherit->value) + "' (built-in:";
             for (std::string_view n : builtin_profile_names()) (msg += ' ') += n;
             return error_at(msg + ")", inherit->line, inherit->value_column);
         }
@@ -233,8 +239,7 @@ Expected<Profile> resolve(std::string_view text, bool supervised, int depth) {
         auto parent = resolve(*parent_text, supervised, depth + 1);
         if (!parent)
             return error_at("in inherited profile '" + std::string(inherit->value) + "', line " +
-                                std::to_string(parent.error().line) + ": " +
-                                parent.error().message,
+                                std::to_string(parent.error().line) + ": " + parent.error().message,
                             inherit->line, inherit->value_column);
         p = std::move(parent.value());
         for (const KeyDef& k : profile_detail::key_table()) set_keys.insert(k.name);

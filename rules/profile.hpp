@@ -11,14 +11,14 @@
 // The rules core does no I/O: the caller reads a profile file and passes its text.
 #pragma once
 
+#include "rules/expected.hpp"
+#include "rules/time_control.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "rules/expected.hpp"
-#include "rules/time_control.hpp"
 
 namespace eboard {
 
@@ -53,11 +53,11 @@ enum class Actor : std::uint8_t {
 /// What happens when both flags are down and the order is unknown (key `flag.both`).
 /// eboardd always knows the order; this is for imported or manually entered clock states.
 enum class BothFlags : std::uint8_t {
-    PlayOn,                          ///< no rule: play on ([23] blitz)
-    Draw,                            ///< draw ([05] B9)
-    DrawInLastPeriod,                ///< play on, except in the last period: draw ([05] 6.12)
-    DrawInQuickplay,                 ///< play on, except in a quickplay finish: draw ([01] 6.11, 10.4)
-    DrawInLastPeriodWithoutIncrement,///< as [05] 6.12 in games without increment ([23] III.3.1)
+    PlayOn,           ///< no rule: play on ([23] blitz)
+    Draw,             ///< draw ([05] B9)
+    DrawInLastPeriod, ///< play on, except in the last period: draw ([05] 6.12)
+    DrawInQuickplay,  ///< play on, except in a quickplay finish: draw ([01] 6.11, 10.4)
+    DrawInLastPeriodWithoutIncrement, ///< as [05] 6.12 in games without increment ([23] III.3.1)
 };
 
 /// One rung of the illegal-move ladder (list key `illegal.ladder`): `+Nmin`, `loss`, `win-claim`.
@@ -82,7 +82,7 @@ struct MinuteRange {
     bool any = true;
     int low = 0;
     bool low_inclusive = true;
-    std::optional<int> high;   ///< none = no upper bound (`inf`)
+    std::optional<int> high; ///< none = no upper bound (`inf`)
     bool high_inclusive = false;
 
     /// True if `seconds` (allotted time + 60 x increment, per player) is inside the range.
@@ -95,25 +95,25 @@ struct MinuteRange {
 /// The article numbers put into ALERT and RESULT events, per edition (keys `article.*`).
 /// An empty string (written `-`) means the edition has no such rule.
 struct Articles {
-    std::string checkmate;           ///< [01]/[05] 5.1 a, [23] 5.1.1
-    std::string stalemate;           ///< 5.2 a, 5.2.1
-    std::string dead_position;       ///< 5.2 b, 5.2.2
-    std::string threefold;           ///< 9.2
-    std::string fifty_moves;         ///< 9.3
-    std::string fivefold;            ///< [23] 9.6.1
-    std::string seventy_five_moves;  ///< [23] 9.6.2
-    std::string illegal_move;        ///< [01] 7.4, [05] 7.4, [23] 7.5.1 (B6/C3/A.5.2 variants)
+    std::string checkmate;              ///< [01]/[05] 5.1 a, [23] 5.1.1
+    std::string stalemate;              ///< 5.2 a, 5.2.1
+    std::string dead_position;          ///< 5.2 b, 5.2.2
+    std::string threefold;              ///< 9.2
+    std::string fifty_moves;            ///< 9.3
+    std::string fivefold;               ///< [23] 9.6.1
+    std::string seventy_five_moves;     ///< [23] 9.6.2
+    std::string illegal_move;           ///< [01] 7.4, [05] 7.4, [23] 7.5.1 (B6/C3/A.5.2 variants)
     std::string illegal_move_quickplay; ///< [01] 10.3
-    std::string press_without_move;  ///< [23] 7.5.3
-    std::string unpromoted_pawn;     ///< [05] 7.4 a, [23] 7.5.2
-    std::string illegal_penalty;     ///< [05] 7.4 b, [23] 7.5.5
-    std::string incorrect_claim;     ///< [05] 9.5 b, [23] 9.5.3
-    std::string flag;                ///< [01] 6.9, [05] 6.10, [23] 6.9
-    std::string both_flags;          ///< [01] 10.4, [05] 6.12 b / B9, [23] III.3.1
-    std::string touch_move;          ///< 4.3
-    std::string displaced;           ///< [01]/[05] 7.3, [23] 7.4
-    std::string wrong_squares;       ///< [01] 7.4, [05] 7.5, [23] 7.6
-    std::string category;            ///< where rapid/blitz is defined: [05] B1/C1, [23] A.1/B.1
+    std::string press_without_move;     ///< [23] 7.5.3
+    std::string unpromoted_pawn;        ///< [05] 7.4 a, [23] 7.5.2
+    std::string illegal_penalty;        ///< [05] 7.4 b, [23] 7.5.5
+    std::string incorrect_claim;        ///< [05] 9.5 b, [23] 9.5.3
+    std::string flag;                   ///< [01] 6.9, [05] 6.10, [23] 6.9
+    std::string both_flags;             ///< [01] 10.4, [05] 6.12 b / B9, [23] III.3.1
+    std::string touch_move;             ///< 4.3
+    std::string displaced;              ///< [01]/[05] 7.3, [23] 7.4
+    std::string wrong_squares;          ///< [01] 7.4, [05] 7.5, [23] 7.6
+    std::string category;               ///< where rapid/blitz is defined: [05] B1/C1, [23] A.1/B.1
     bool operator==(const Articles&) const = default;
 };
 
@@ -121,24 +121,25 @@ struct Articles {
 /// parse_profile() / builtin_profile(); every field has a key in the text format, named in
 /// its comment. Counts of moves are moves by each side (Art. 9.3), not plies.
 struct Profile {
-    std::string name;       ///< `name`: "fide-2023", "club-2014", ... (not inherited)
-    std::string title;      ///< `title`: one line for people
-    Edition edition = Edition::Fide2023;    ///< `edition`
+    std::string name;                    ///< `name`: "fide-2023", "club-2014", ... (not inherited)
+    std::string title;                   ///< `title`: one line for people
+    Edition edition = Edition::Fide2023; ///< `edition`
     Category category = Category::Standard; ///< `category`
     /// Whether the profile was resolved for a closely supervised game ([23] A.4/B.2) or not
     /// (A.5/B.3); selects the `[supervised]` or `[unsupervised]` section. Not a text key.
     bool supervised = false;
 
     // Draws and the end of the game (Art. 5, 9).
-    int claim_repetitions = 3;       ///< `draw.claim.repetitions`: 9.2 (3)
-    int claim_moves = 50;            ///< `draw.claim.moves`: 9.3 (50)
-    int automatic_repetitions = 0;   ///< `draw.automatic.repetitions`: [23] 9.6.1 (5); 0 = none
-    int automatic_moves = 0;         ///< `draw.automatic.moves`: [23] 9.6.2 (75); 0 = none
-    bool mate_prevails = true;       ///< `draw.automatic.mate-prevails`: 9.6.2, last sentence
-    RepetitionCastling repetition_castling = RepetitionCastling::Permanent; ///< `repetition.castling`
+    int claim_repetitions = 3;     ///< `draw.claim.repetitions`: 9.2 (3)
+    int claim_moves = 50;          ///< `draw.claim.moves`: 9.3 (50)
+    int automatic_repetitions = 0; ///< `draw.automatic.repetitions`: [23] 9.6.1 (5); 0 = none
+    int automatic_moves = 0;       ///< `draw.automatic.moves`: [23] 9.6.2 (75); 0 = none
+    bool mate_prevails = true;     ///< `draw.automatic.mate-prevails`: 9.6.2, last sentence
+    RepetitionCastling repetition_castling =
+        RepetitionCastling::Permanent; ///< `repetition.castling`
 
     // Illegal moves (Art. 7; [05] B6/C3; [23] A.3, A.5.2; club Art. 6).
-    Actor illegal_actor = Actor::Arbiter;   ///< `illegal.actor`
+    Actor illegal_actor = Actor::Arbiter; ///< `illegal.actor`
     /// `illegal.stands-if-unclaimed`: an illegal move not pointed out before the opponent's
     /// next move stands ([05] B6/C3, [23] A.5.2, club Art. 6).
     bool illegal_stands_if_unclaimed = false;
@@ -167,8 +168,8 @@ struct Profile {
     bool incorrect_claim_cut_claimant = false;
 
     // Flag fall (Art. 6).
-    Actor flag_actor = Actor::Arbiter;        ///< `flag.actor` (Arbiter or Claim)
-    bool flag_visible_to_players = true;      ///< `flag.visible-to-players`
+    Actor flag_actor = Actor::Arbiter;   ///< `flag.actor` (Arbiter or Claim)
+    bool flag_visible_to_players = true; ///< `flag.visible-to-players`
     /// `flag.draw-if-cannot-mate`: a draw, not a loss, when the opponent cannot mate by any
     /// series of legal moves ([01] 6.9, [05] 6.10, [23] 6.9).
     bool flag_draw_if_cannot_mate = true;
@@ -179,10 +180,11 @@ struct Profile {
 
     // Other edition differences.
     bool next_move_completes = false; ///< `game.next-move-completes`: [23] 6.2.1
-    bool resignation_draw_if_cannot_mate = false; ///< `game.resignation-draw-if-cannot-mate`: [23] 5.1.2
-    int agreement_min_moves = 0;      ///< `game.agreement-min-moves`: [23] 5.2.3 (1 each)
-    bool quickplay_allowed = true;    ///< `quickplay.allowed`: no in blitz ([05] C2, [23] III.2)
-    bool recording_required = true;   ///< `recording.required`: club Art. 4: no
+    bool resignation_draw_if_cannot_mate =
+        false;                      ///< `game.resignation-draw-if-cannot-mate`: [23] 5.1.2
+    int agreement_min_moves = 0;    ///< `game.agreement-min-moves`: [23] 5.2.3 (1 each)
+    bool quickplay_allowed = true;  ///< `quickplay.allowed`: no in blitz ([05] C2, [23] III.2)
+    bool recording_required = true; ///< `recording.required`: club Art. 4: no
 
     // Time.
     /// `time.category-minutes`: the allotted time + 60 x increment per player that fits the
@@ -226,7 +228,7 @@ struct Profile {
 [[nodiscard]] std::string to_text(const Profile& p);
 
 /// Text names used in the profile format and in events.
-[[nodiscard]] std::string_view to_string(Edition e) noexcept;   ///< "2001", "2005", "2023"
-[[nodiscard]] std::string_view to_string(Category c) noexcept;  ///< "standard", "rapid", "blitz"
+[[nodiscard]] std::string_view to_string(Edition e) noexcept;  ///< "2001", "2005", "2023"
+[[nodiscard]] std::string_view to_string(Category c) noexcept; ///< "standard", "rapid", "blitz"
 
 } // namespace eboard

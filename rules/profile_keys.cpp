@@ -17,11 +17,11 @@ std::string_view trim(std::string_view s) {
 /// A member of Profile, possibly nested (Profile::articles then Articles::flag).
 template <auto... Ms>
 auto& field(Profile& p) {
-    return (p .* ... .* Ms);
+    return (p.*....*Ms);
 }
 template <auto... Ms>
 const auto& field(const Profile& p) {
-    return (p .* ... .* Ms);
+    return (p.*....*Ms);
 }
 
 constexpr int kMaxInt = 9999;
@@ -38,9 +38,12 @@ std::optional<int> to_int(std::string_view v) {
 // --- yes/no ---------------------------------------------------------------------------------
 template <auto... Ms>
 std::optional<ValueError> parse_bool(Profile& p, std::string_view v) {
-    if (v == "yes") field<Ms...>(p) = true;
-    else if (v == "no") field<Ms...>(p) = false;
-    else return ValueError{"expected yes or no", 0};
+    if (v == "yes")
+        field<Ms...>(p) = true;
+    else if (v == "no")
+        field<Ms...>(p) = false;
+    else
+        return ValueError{"expected yes or no", 0};
     return std::nullopt;
 }
 template <auto... Ms>
@@ -81,9 +84,8 @@ struct EnumName {
 };
 constexpr std::array<EnumName<Edition>, 3> kEditions{
     {{Edition::Fide2001, "2001"}, {Edition::Fide2005, "2005"}, {Edition::Fide2023, "2023"}}};
-constexpr std::array<EnumName<Category>, 3> kCategories{{{Category::Standard, "standard"},
-                                                         {Category::Rapid, "rapid"},
-                                                         {Category::Blitz, "blitz"}}};
+constexpr std::array<EnumName<Category>, 3> kCategories{
+    {{Category::Standard, "standard"}, {Category::Rapid, "rapid"}, {Category::Blitz, "blitz"}}};
 constexpr std::array<EnumName<RepetitionCastling>, 2> kRepetition{
     {{RepetitionCastling::Permanent, "permanent"},
      {RepetitionCastling::TemporaryOrPermanent, "temporary-or-permanent"}}};
@@ -128,11 +130,11 @@ std::optional<ValueError> for_each_item(std::string_view v, F item) {
     std::size_t start = 0;
     while (true) {
         const std::size_t comma = v.find(',', start);
-        const std::string_view raw =
-            v.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::string_view raw = v.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         const std::string_view t = trim(raw);
-        const std::size_t offset = start + static_cast<std::size_t>(
-                                               t.empty() ? 0 : t.data() - raw.data());
+        const std::size_t offset =
+            start + static_cast<std::size_t>(t.empty() ? 0 : t.data() - raw.data());
         if (t.empty()) return ValueError{"empty list item (write none for an empty list)", offset};
         if (auto err = item(t, offset)) return err;
         if (comma == std::string_view::npos) return std::nullopt;
@@ -143,20 +145,22 @@ std::optional<ValueError> for_each_item(std::string_view v, F item) {
 template <auto... Ms>
 std::optional<ValueError> parse_ladder(Profile& p, std::string_view v) {
     std::vector<Penalty> ladder;
-    auto err = for_each_item(v, [&](std::string_view t, std::size_t off) -> std::optional<ValueError> {
-        if (ladder.size() >= 16) return ValueError{"at most 16 penalties", off};
-        if (t == "loss") ladder.push_back({Penalty::Kind::Loss, 0});
-        else if (t == "win-claim") ladder.push_back({Penalty::Kind::WinClaim, 0});
-        else if (t.size() > 4 && t.front() == '+' && t.substr(t.size() - 3) == "min") {
-            const auto n = to_int(t.substr(1, t.size() - 4));
-            if (!n || *n < 1 || *n > 60)
-                return ValueError{"expected +1min .. +60min", off};
-            ladder.push_back({Penalty::Kind::AddTime, *n});
-        } else {
-            return ValueError{"expected a penalty: +Nmin, loss or win-claim", off};
-        }
-        return std::nullopt;
-    });
+    auto err =
+        for_each_item(v, [&](std::string_view t, std::size_t off) -> std::optional<ValueError> {
+            if (ladder.size() >= 16) return ValueError{"at most 16 penalties", off};
+            if (t == "loss")
+                ladder.push_back({Penalty::Kind::Loss, 0});
+            else if (t == "win-claim")
+                ladder.push_back({Penalty::Kind::WinClaim, 0});
+            else if (t.size() > 4 && t.front() == '+' && t.substr(t.size() - 3) == "min") {
+                const auto n = to_int(t.substr(1, t.size() - 4));
+                if (!n || *n < 1 || *n > 60) return ValueError{"expected +1min .. +60min", off};
+                ladder.push_back({Penalty::Kind::AddTime, *n});
+            } else {
+                return ValueError{"expected a penalty: +Nmin, loss or win-claim", off};
+            }
+            return std::nullopt;
+        });
     if (err) return err;
     field<Ms...>(p) = std::move(ladder);
     return std::nullopt;
@@ -177,21 +181,22 @@ std::string print_ladder(const Profile& p) {
 template <auto... Ms>
 std::optional<ValueError> parse_material(Profile& p, std::string_view v) {
     std::vector<std::string> list;
-    auto err = for_each_item(v, [&](std::string_view t, std::size_t off) -> std::optional<ValueError> {
-        static constexpr std::string_view kOrder = "QRBNP";
-        if (list.size() >= 32) return ValueError{"at most 32 material signatures", off};
-        if (t.size() > 16 || t.front() != 'K')
-            return ValueError{"expected material such as K, KN, KB (the king first)", off};
-        std::string sig = "K";
-        std::string rest(t.substr(1));
-        for (char c : rest)
-            if (kOrder.find(c) == std::string_view::npos)
-                return ValueError{"expected piece letters Q R B N P after the K", off};
-        std::stable_sort(rest.begin(), rest.end(),
-                         [](char a, char b) { return kOrder.find(a) < kOrder.find(b); });
-        list.push_back(sig + rest);
-        return std::nullopt;
-    });
+    auto err =
+        for_each_item(v, [&](std::string_view t, std::size_t off) -> std::optional<ValueError> {
+            static constexpr std::string_view kOrder = "QRBNP";
+            if (list.size() >= 32) return ValueError{"at most 32 material signatures", off};
+            if (t.size() > 16 || t.front() != 'K')
+                return ValueError{"expected material such as K, KN, KB (the king first)", off};
+            std::string sig = "K";
+            std::string rest(t.substr(1));
+            for (char c : rest)
+                if (kOrder.find(c) == std::string_view::npos)
+                    return ValueError{"expected piece letters Q R B N P after the K", off};
+            std::stable_sort(rest.begin(), rest.end(),
+                             [](char a, char b) { return kOrder.find(a) < kOrder.find(b); });
+            list.push_back(sig + rest);
+            return std::nullopt;
+        });
     if (err) return err;
     field<Ms...>(p) = std::move(list);
     return std::nullopt;
@@ -273,9 +278,14 @@ std::string print_tc(const Profile& p) {
     return tc.kind == TimeControl::Kind::Unknown ? "none" : format_time_control(tc);
 }
 
-#define EB_KEY(NAME, KIND, ...) KeyDef{NAME, &parse_##KIND<__VA_ARGS__>, &print_##KIND<__VA_ARGS__>}
-#define EB_ENUM(NAME, TABLE, ...)                                                                \
-    KeyDef{NAME, &parse_enum<TABLE, __VA_ARGS__>, &print_enum<TABLE, __VA_ARGS__>}
+#define EB_KEY(NAME, KIND, ...)                                                                    \
+    KeyDef {                                                                                       \
+        NAME, &parse_##KIND<__VA_ARGS__>, &print_##KIND<__VA_ARGS__>                               \
+    }
+#define EB_ENUM(NAME, TABLE, ...)                                                                  \
+    KeyDef {                                                                                       \
+        NAME, &parse_enum<TABLE, __VA_ARGS__>, &print_enum<TABLE, __VA_ARGS__>                     \
+    }
 #define EB_ART(NAME, MEMBER) EB_KEY("article." NAME, text, &Profile::articles, &Articles::MEMBER)
 
 } // namespace

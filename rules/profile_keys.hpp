@@ -3,14 +3,14 @@
 // check cannot drift apart.
 #pragma once
 
+#include "rules/profile.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "rules/profile.hpp"
 
 namespace eboard::profile_detail {
 

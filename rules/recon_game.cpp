@@ -432,12 +432,19 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
             m1.promotion_type() !=
                 (promo_choice == PieceType::None ? PieceType::Queen : promo_choice))
             continue;
+        bool m1_captures = pos->piece_on(m1.to()) != Piece::None && !m1.is_castling();
         pos->make_move(m1);
         successors(*pos, list);
         bool a2 = false;
         std::optional<Move> m2 = find_move(*pos, list, &a2);
+        bool m2_captures = m2 && pos->piece_on(m2->to()) != Piece::None && !m2->is_castling();
         pos->unmake_move();
         if (!m2) continue;
+        // A recapture on the square the first move went to needs that piece seen lifted after
+        // it arrived; until then the second player only holds his piece.
+        if (m2_captures && m2->to() == m1.to() && !(known & bit_of(m1.to())) &&
+            lifts[static_cast<std::size_t>(m1.to().index())] < (m1_captures ? 2 : 1))
+            continue;
         touches.clear();  // whose touch was whose cannot be told apart here
         make(m1, false, false);
         if (ended) return true;

@@ -95,6 +95,8 @@ struct Reconstructor::Impl {
     Bitboard retyped = 0;    ///< squares whose identity changed without being emptied
     Bitboard co_lifted = 0;  ///< squares that were empty at the same time as another
     std::array<std::uint16_t, 64> place_seq{};
+    std::array<std::uint8_t, 64> lifts{};  ///< lifts per square
+
     std::uint16_t seq = 0;
     std::vector<Touch> touches;
     std::vector<Touch> saved_touches;   ///< of the last made move (if it is replaced)

@@ -166,6 +166,9 @@ bool Reconstructor::Impl::may_grow(const Position& p, Move m) const {
     int df = m.to().file() - m.from().file();
     int dr = m.to().rank() - m.from().rank();
     bool capture = p.piece_on(m.to()) != Piece::None;  // a capture ends the slide
+    // Occupancy only: the captured piece put back while the capturer is still in the hand
+    // looks exactly like the capture; wait until the hand has left.
+    if (capture && !(known & bit_of(m.to()))) return true;
     if (!capture && (t == PieceType::Bishop || t == PieceType::Rook || t == PieceType::Queen)) {
         int sf = (df > 0) - (df < 0);
         int sr = (dr > 0) - (dr < 0);

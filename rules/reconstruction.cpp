@@ -136,6 +136,7 @@ void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
             out.emplace_back(TouchEvent{t, s, true, game_piece != Piece::None ? game_piece : before.piece});
         if (playing) {
             vacated |= b;
+            if (lifts[i] < 255) ++lifts[i];
             Bitboard air = pos->occupied() & ~occ;
             if (count(air) >= 2) co_lifted |= air;
         }
@@ -175,11 +176,15 @@ void Reconstructor::Impl::set_orientation(bool rot) {
     std::array<std::uint16_t, 64> ps{};
     for (int s = 0; s < 64; ++s) ps[static_cast<std::size_t>(63 - s)] = place_seq[static_cast<std::size_t>(s)];
     place_seq = ps;
+    std::array<std::uint8_t, 64> ls{};
+    for (int s = 0; s < 64; ++s) ls[static_cast<std::size_t>(63 - s)] = lifts[static_cast<std::size_t>(s)];
+    lifts = ls;
     for (Touch& x : touches) x.sq = x.sq.rotate();
 }
 
 void Reconstructor::Impl::reset_evidence() {
     vacated = retyped = co_lifted = 0;
+    lifts = {};
     touches.clear();
     promo_choice = PieceType::None;
     castling_declared = false;

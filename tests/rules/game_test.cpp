@@ -1,13 +1,12 @@
 // The game state of Art. 5 and 9 (rules/game.hpp) under the built-in profiles: one test per
 // rule, named after its article and edition.
-#include <catch2/catch.hpp>
+#include "rules/game.hpp"
+#include "rules/notation.hpp"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include "rules/game.hpp"
-#include "rules/notation.hpp"
 
 using namespace eboard;
 
@@ -65,9 +64,12 @@ std::vector<std::string> pgn_moves(const std::string& pgn_file, std::string_view
     std::string clean;
     int depth = 0;
     for (char c : movetext) {
-        if (c == '{') ++depth;
-        else if (c == '}') --depth;
-        else if (depth == 0) clean += c;
+        if (c == '{')
+            ++depth;
+        else if (c == '}')
+            --depth;
+        else if (depth == 0)
+            clean += c;
     }
     std::vector<std::string> moves;
     std::istringstream tokens(clean);
@@ -131,6 +133,23 @@ TEST_CASE("5.2.2 dead position: the game calls the dead-position test after ever
     CHECK(calls >= 4);
 }
 
+TEST_CASE("5.2.2 dead position: by default the winnability check ends the game") {
+    // Kxd4 leaves bare kings.
+    Game g(profile("fide-2023"), fen("8/8/8/8/3p4/4K3/8/k7 w - - 0 1"));
+    CHECK_FALSE(g.outcome().ended());
+    const Outcome o = play(g, "e3d4");
+    CHECK(o.termination == Termination::DeadPosition);
+    CHECK(o.article == "5.2.2");
+    CHECK(to_pgn(o.result) == "1/2-1/2");
+    // Bishops on squares of one colour only: dead at once, also as a start position.
+    Game b(profile("fide-2005"), fen("8/8/3k4/4b3/8/2B5/8/4K3 w - - 0 1"));
+    CHECK(b.outcome().termination == Termination::DeadPosition);
+    CHECK(b.outcome().article == "5.2 b");
+    // A knight and a bishop against a king can still mate: play on.
+    Game kbn(profile("fide-2023"), fen("8/8/3k4/8/8/2BN4/8/4K3 w - - 0 1"));
+    CHECK_FALSE(kbn.outcome().ended());
+}
+
 TEST_CASE("9.2 threefold repetition needs the same possible moves: an en passant capture counts "
           "only if legal") {
     SECTION("a legal en passant capture makes the first position different") {
@@ -173,7 +192,7 @@ TEST_CASE("9.2 castling rights: a right lost by moving the king or rook makes po
         const std::string placement = g.position().fen();
         CHECK(placement.substr(0, placement.find(' ')) ==
               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"); // the same squares
-        CHECK(g.repetition_count() == 1);              // but not the start position
+        CHECK(g.repetition_count() == 1);                     // but not the start position
         play(g, std::string(kShuffle) + " " + std::string(kShuffle));
         CHECK(g.occurrences() == std::vector<int>{8, 12, 16});
         CHECK(g.claim_threefold().valid);
@@ -299,6 +318,50 @@ TEST_CASE("no automatic draw under fide-2005 (nor 2001, nor the club)") {
         CHECK_FALSE(play(late, "g1f1 g8h8 f1g1").ended()); // 151 plies: no 75-move draw
         CHECK(late.claim_fifty_moves().valid);
     }
+}
+
+TEST_CASE("6.9 flag fall: a loss, or a draw if the opponent cannot mate (2023, 2005 6.10)") {
+    // White's flag falls; Black has K+N against K+R.
+    const Position pos = fen("8/8/8/3k4/8/3n4/8/R3K3 w - - 0 60");
+    CHECK(material_signature(pos, Color::Black) == "KN");
+    CHECK(material_signature(pos, Color::White) == "KR");
+    CHECK(material_signature(fen("4k3/pp6/8/8/8/8/8/RN2KQ2 w - - 0 1"), Color::White) == "KQRN");
+    const Profile y23 = profile("fide-2023");
+    // K+N can mate K+R with the rook's help: the flag loses.
+    Outcome o =
+        flag_fall_outcome(y23, pos, Color::White, [](const Position&, Color) { return true; });
+    CHECK(o.result == Result::BlackWins);
+    CHECK(o.termination == Termination::TimeForfeit);
+    CHECK(o.article == "6.9");
+    CHECK(flag_fall_outcome(y23, pos, Color::White).result ==
+          Result::BlackWins); // no test: no draw
+    // A bare king cannot mate: draw.
+    o = flag_fall_outcome(
+        y23, fen("8/8/8/3k4/8/8/8/R3K3 w - - 0 60"), Color::White,
+        [](const Position& p, Color side) { return p.pieces(side) != bb(p.king_square(side)); });
+    CHECK(o.result == Result::Draw);
+    CHECK(flag_fall_outcome(profile("fide-2005"), pos, Color::White).article == "6.10");
+}
+
+TEST_CASE("club Art. 3: a lone K, K+N or K+B cannot win on time (2014 regulation)") {
+    const Profile club = profile("club-2014");
+    auto always = [](const Position&, Color) { return true; };
+    // Black (K+N) would win under FIDE; the club says draw.
+    const Position kn = fen("8/8/8/3k4/8/3n4/8/R3K3 w - - 0 60");
+    CHECK(flag_fall_outcome(profile("fide-2005"), kn, Color::White, always).result ==
+          Result::BlackWins);
+    const Outcome o = flag_fall_outcome(club, kn, Color::White, always);
+    CHECK(o.result == Result::Draw);
+    CHECK(o.article == "6.10, club 3");
+    CHECK(flag_fall_outcome(club, fen("8/8/8/3k4/8/3b4/8/R3K3 w - - 0 60"), Color::White, always)
+              .result == Result::Draw);
+    // K+B+N or K+P are not on the list: a win.
+    CHECK(flag_fall_outcome(club, fen("8/8/8/3k4/8/3bn3/8/R3K3 w - - 0 60"), Color::White, always)
+              .result == Result::BlackWins);
+    CHECK(flag_fall_outcome(club, fen("8/8/8/3k4/8/3p4/8/R3K3 w - - 0 60"), Color::White, always)
+              .result == Result::BlackWins);
+    // White's flag: White has K+R and wins on Black's time.
+    CHECK(flag_fall_outcome(club, kn, Color::Black, always).result == Result::WhiteWins);
 }
 
 TEST_CASE("taking moves back returns the game to that ply") {

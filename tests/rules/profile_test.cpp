@@ -1,13 +1,12 @@
 // Rules profiles (rules/profile.hpp, docs/profiles.md): the built-ins, the text format, its
 // errors, inheritance and the supervision sections, checked against laws.md sections 6, 8, 15-18.
-#include <catch2/catch.hpp>
+#include "rules/profile.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include "rules/profile.hpp"
 
 using namespace eboard;
 
@@ -45,8 +44,8 @@ Error parse_error(std::string_view text) {
 
 TEST_CASE("every built-in profile name of interfaces.md loads, supervised or not") {
     const std::vector<std::string_view> expected = {
-        "fide-2023", "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
-        "fide-2005-rapid", "fide-2005-blitz", "fide-2001", "club-2014"};
+        "fide-2023",       "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
+        "fide-2005-rapid", "fide-2005-blitz", "fide-2001",       "club-2014"};
     CHECK(builtin_profile_names() == expected);
     for (std::string_view name : builtin_profile_names()) {
         for (bool supervised : {false, true}) {
@@ -119,7 +118,8 @@ TEST_CASE("profile parse errors give line and column") {
         CHECK(e.message == "expected key = value");
     }
     SECTION("key set twice") {
-        const Error e = parse_error("inherit = fide-2023\nflag.actor = claim\nflag.actor = arbiter\n");
+        const Error e =
+            parse_error("inherit = fide-2023\nflag.actor = claim\nflag.actor = arbiter\n");
         CHECK(e.line == 3);
         CHECK(e.message == "key 'flag.actor' set twice");
     }
@@ -191,8 +191,8 @@ TEST_CASE("9.6 automatic draws exist only in the 2023 profiles") {
         CHECK(p.automatic_moves == (y2023 ? 75 : 0));
         CHECK(p.claim_repetitions == 3);
         CHECK(p.claim_moves == 50);
-        CHECK(p.repetition_castling == (y2023 ? RepetitionCastling::Permanent
-                                              : RepetitionCastling::TemporaryOrPermanent));
+        CHECK(p.repetition_castling ==
+              (y2023 ? RepetitionCastling::Permanent : RepetitionCastling::TemporaryOrPermanent));
     }
     CHECK(builtin("fide-2023").mate_prevails);
 }
@@ -297,14 +297,14 @@ TEST_CASE("a time control outside the category is warned about (A.1, B.1, B1, C1
         return t.value();
     };
     const Profile blitz23 = builtin("fide-2023-blitz");
-    CHECK_FALSE(blitz23.time_control_warning(tc("300+3")));  // 5 + 3 = 8 min
-    CHECK_FALSE(blitz23.time_control_warning(tc("600")));    // exactly 10: blitz
+    CHECK_FALSE(blitz23.time_control_warning(tc("300+3")));   // 5 + 3 = 8 min
+    CHECK_FALSE(blitz23.time_control_warning(tc("600")));     // exactly 10: blitz
     const auto w = blitz23.time_control_warning(tc("600+1")); // 11 min
     REQUIRE(w);
     CHECK(w->find("fide-2023-blitz") != std::string::npos);
     CHECK(w->find("B.1") != std::string::npos);
     const Profile rapid23 = builtin("fide-2023-rapid");
-    CHECK(rapid23.time_control_warning(tc("600")));         // 10 is not rapid in 2023
+    CHECK(rapid23.time_control_warning(tc("600")));          // 10 is not rapid in 2023
     CHECK_FALSE(rapid23.time_control_warning(tc("900+10"))); // 25 min
     CHECK(rapid23.time_control_warning(tc("3600")));         // 60 is standard
     CHECK_FALSE(builtin("fide-2005-rapid").time_control_warning(tc("900"))); // 15: rapid in 2005

@@ -90,7 +90,7 @@ TEST_CASE("4.7.1 capture with the capturing piece lifted first and the captured 
     r.feed(h);
     REQUIRE(r.made.empty());
     h.place(sq("d5"), Piece::WPawn);
-    h.wait(100);
+    h.wait(400);  // occupancy only: a capture stands once the hand has left (settle time)
     r.feed(h);
     REQUIRE(r.made == std::vector<std::string>{"e4d5"});
     REQUIRE(r.irregularities() == 0);
@@ -161,4 +161,317 @@ TEST_CASE("3.8 castling king first, rook first-then-alert, and both lifted") {
         REQUIRE(r.count(AlertKind::TouchMove) == 1);
         CHECK(r.alerts[0].article == "4.4");
     }
+}
+
+TEST_CASE("Guidelines II Chess960 castling: rook-only castling with the king off the board first") {
+    // King g1, rook h1: 0-0 leaves the king on g1 and brings the rook to f1.
+    Run r;
+    BoardHands h(occupancy());
+    start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
+    h.lift(sq("g1"));
+    h.wait(200);
+    h.shift(sq("h1"), sq("f1"), 200);
+    h.wait(200);
+    h.place(sq("g1"), Piece::WKing);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"g1h1"});
+    REQUIRE(r.irregularities() == 0);
+}
+
+TEST_CASE("Guidelines II Chess960 rook-only castling without lifting the king: the rook jumps over it") {
+    Run r;
+    BoardHands h(occupancy());
+    start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
+    h.shift(sq("h1"), sq("f1"), 200);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"g1h1"});
+}
+
+TEST_CASE("Guidelines II Chess960 king-only castling: the king jumps over the rook") {
+    // King e1, rook f1: 0-0 moves only the king, to g1.
+    Run r;
+    BoardHands h(occupancy());
+    start_at(r, h, "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", true);
+    h.shift(sq("e1"), sq("g1"), 150);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"e1f1"});
+    REQUIRE(r.irregularities() == 0);
+}
+
+TEST_CASE("Guidelines II Chess960 castling: king and rook swapping squares") {
+    // King f1, rook g1: 0-0 puts the king on g1 and the rook on f1.
+    for (bool id : {false, true}) {
+        Run r;
+        BoardHands h(id ? identity() : occupancy());
+        start_at(r, h, "4k3/8/8/8/8/8/8/5KR1 w G - 0 1", true);
+        h.lift(sq("f1"));
+        h.wait(150);
+        h.lift(sq("g1"));
+        h.wait(150);
+        h.place(sq("f1"), Piece::WRook);
+        h.wait(150);
+        h.place(sq("g1"), Piece::WKing);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"f1g1"});
+        REQUIRE(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("Guidelines II a one-square king move stays provisional until the rook comes") {
+    // King f1, rook h1: Kg1 is a move, and also the first half of 0-0.
+    Run r;
+    BoardHands h(occupancy());
+    start_at(r, h, "4k3/8/8/8/8/8/8/5K1R w H - 0 1", true);
+    h.shift(sq("f1"), sq("g1"), 150);
+    h.wait(100);
+    r.feed(h);
+    REQUIRE(r.made.empty());
+    h.shift(sq("h1"), sq("f1"), 150);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"f1h1"});
+}
+
+TEST_CASE("3.7.4 en passant in every order") {
+    const char* fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    for (int order = 0; order < 3; ++order) {
+        for (bool id : {false, true}) {
+            Run r;
+            BoardHands h(id ? identity() : occupancy());
+            start_at(r, h, fen);
+            if (order == 0) {
+                h.shift(sq("e5"), sq("f6"), 150);
+                h.wait(150);
+                h.lift(sq("f5"));
+            } else if (order == 1) {
+                h.lift(sq("f5"));
+                h.wait(150);
+                h.shift(sq("e5"), sq("f6"), 150);
+            } else {
+                h.lift(sq("e5"));
+                h.wait(150);
+                h.lift(sq("f5"));
+                h.wait(150);
+                h.place(sq("f6"), Piece::WPawn);
+            }
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            INFO("order " << order << " identity " << id);
+            REQUIRE(r.made == std::vector<std::string>{"e5f6"});
+            REQUIRE(r.irregularities() == 0);
+        }
+    }
+}
+
+TEST_CASE("4.7.3 promotion with the pawn removed first or the new piece placed first") {
+    const char* fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    for (bool piece_first : {false, true}) {
+        for (bool id : {false, true}) {
+            Run r;
+            BoardHands h(id ? identity() : occupancy());
+            start_at(r, h, fen);
+            if (piece_first) {
+                h.place(sq("a8"), Piece::WQueen);
+                h.wait(150);
+                h.lift(sq("a7"));
+            } else {
+                h.lift(sq("a7"));
+                h.wait(800);
+                h.place(sq("a8"), Piece::WQueen);
+            }
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
+            REQUIRE(r.irregularities() == 0);
+        }
+    }
+}
+
+TEST_CASE("4.7.3 promotion with the pawn first put on the promotion square") {
+    Run r;
+    BoardHands h(identity());
+    start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    h.shift(sq("a7"), sq("a8"), 150);
+    h.wait(600);
+    r.feed(h);
+    REQUIRE(r.made.empty());  // a pawn on the last rank is not a move made
+    h.lift(sq("a8"));
+    h.wait(500);
+    h.place(sq("a8"), Piece::WKnight);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
+    REQUIRE(r.irregularities() == 0);
+}
+
+TEST_CASE("4.7.3 underpromotion on an identity board takes the piece the board sees") {
+    Run r;
+    BoardHands h(identity());
+    start_at(r, h, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    h.lift(sq("b8"));
+    h.wait(150);
+    h.lift(sq("a7"));
+    h.wait(600);
+    h.place(sq("b8"), Piece::WRook);
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"a7b8r"});
+}
+
+TEST_CASE("4.4.4 occupancy-only promotion: queen assumed, or the piece chosen by clock button") {
+    SECTION("assumed queen") {
+        Run r;
+        BoardHands h(occupancy());
+        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        h.lift(sq("a7"));
+        h.wait(600);
+        h.place(sq("a8"), Piece::WQueen);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
+        bool assumed = false;
+        for (const ReconEvent& e : r.all)
+            if (const auto* m = std::get_if<MoveEvent>(&e)) assumed = assumed || m->promotion_assumed;
+        CHECK(assumed);
+    }
+    SECTION("knight by button before the piece touches the square") {
+        Run r;
+        BoardHands h(occupancy());
+        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        h.lift(sq("a7"));
+        h.wait(300);
+        h.button(3);
+        h.wait(300);
+        h.place(sq("a8"), Piece::WKnight);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
+    }
+    SECTION("a choice after the piece stands on the square is refused") {
+        Run r;
+        BoardHands h(occupancy());
+        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        h.lift(sq("a7"));
+        h.wait(300);
+        h.place(sq("a8"), Piece::WQueen);
+        h.wait(500);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
+        CHECK_FALSE(r.rec.choose_promotion(PieceType::Knight, h.now()));
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
+    }
+}
+
+TEST_CASE("sliding pieces that register on intermediate squares make one move") {
+    for (TimeMs pause : {10, 120, 250}) {
+        Run r;
+        BoardHands h(occupancy());
+        start_at(r, h, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        h.lift(sq("a1"));
+        for (const char* s : {"a2", "a3", "a4"}) {
+            h.wait(20);
+            h.place(sq(s), Piece::WRook);
+            h.wait(pause);
+            h.lift(sq(s));
+        }
+        h.wait(20);
+        h.place(sq("a5"), Piece::WRook);
+        h.wait(150);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        INFO("pause " << pause);
+        REQUIRE(r.made == std::vector<std::string>{"a1a5"});
+        REQUIRE(r.completed == std::vector<int>{1});
+        REQUIRE(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
+    Run r;
+    BoardHands h(occupancy());
+    h.setup(Position::startpos());
+    h.wait(300);
+    h.bounce(sq("e2"), 5);
+    h.bounce(sq("e4"), 7);
+    h.wait(300);
+    h.shift(sq("e2"), sq("e4"), 200);
+    h.wait(50);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"e2e4"});
+    REQUIRE(r.touches.size() == 2);
+    REQUIRE(r.irregularities() == 0);
+}
+
+TEST_CASE("DGT scan dynamics: the placement reported before the lift, in one scan") {
+    Run r;
+    BoardHands h(identity());
+    h.setup(Position::startpos());
+    h.wait(300);
+    h.place(sq("a3"), Piece::WPawn);  // dgt.md 8 (a)
+    h.wait(5);
+    h.lift(sq("a2"));
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"a2a3"});
+    REQUIRE(r.irregularities() == 0);
+}
+
+TEST_CASE("DGT scan dynamics: a sliding capture with the captured piece removed first") {
+    // dgt.md 8 (c): queen c1 takes a pawn on c4 sliding along the file.
+    Run r;
+    BoardHands h(identity());
+    start_at(r, h, "4k3/8/8/8/2p5/8/8/2Q1K3 w - - 0 1");
+    h.lift(sq("c4"));
+    h.wait(30);
+    h.place(sq("c2"), Piece::WQueen);
+    h.wait(60);
+    h.place(sq("c3"), Piece::WQueen);
+    h.wait(60);
+    h.lift(sq("c1"));
+    h.wait(60);
+    h.lift(sq("c2"));
+    h.wait(60);
+    h.place(sq("c4"), Piece::WQueen);
+    h.wait(60);
+    h.lift(sq("c3"));
+    h.wait(100);
+    h.press(Color::White);
+    h.wait(50);
+    r.feed(h);
+    REQUIRE(r.made == std::vector<std::string>{"c1c4"});
+    REQUIRE(r.irregularities() == 0);
 }

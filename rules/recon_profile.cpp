@@ -1,0 +1,31 @@
+// Profile -> ReconRules (rules/recon_profile.hpp).
+#include "rules/recon_profile.hpp"
+
+namespace eboard {
+
+ReconRules recon_rules_from_profile(const Profile& p) {
+    ReconRules r;
+    r.illegal_ladder.clear();
+    for (const Penalty& x : p.illegal_ladder) r.illegal_ladder.push_back(x.text());
+    r.loss_draw_if_cannot_mate = p.illegal_loss_draw_if_cannot_mate;
+    r.press_without_move_illegal = p.press_without_move_illegal;
+    r.unpromoted_pawn_becomes_queen = p.unpromoted_pawn_becomes_queen;
+    r.illegal_stands_if_unclaimed = p.illegal_stands_if_unclaimed;
+    r.next_move_completes = p.next_move_completes;
+    r.flag_draw_if_cannot_mate = p.flag_draw_if_cannot_mate;
+    r.claim_repetitions = p.claim_repetitions;
+    r.claim_moves = p.claim_moves;
+    r.automatic_repetitions = p.automatic_repetitions;
+    r.automatic_moves = p.automatic_moves;
+    const Articles& a = p.articles;
+    if (!a.illegal_move.empty()) r.article_illegal = a.illegal_move;
+    if (!a.press_without_move.empty()) r.article_press_without_move = a.press_without_move;
+    if (!a.unpromoted_pawn.empty()) r.article_unpromoted_pawn = a.unpromoted_pawn;
+    if (!a.flag.empty()) r.article_flag = a.flag;
+    if (!a.dead_position.empty()) r.article_dead = a.dead_position;
+    r.article_fivefold = a.fivefold;
+    r.article_75_moves = a.seventy_five_moves;
+    return r;
+}
+
+} // namespace eboard
