@@ -3,6 +3,7 @@
 // and corrections to an earlier position (7.5/7.6), moves out of turn, and the checks that
 // run once the board has settled on something that is not a legal move.
 #include "rules/recon_impl.hpp"
+#include "rules/winnable.hpp"
 
 namespace eboard {
 
@@ -32,11 +33,11 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
 
 MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
     if (cfg.can_mate) return cfg.can_mate(p, side);
-    Bitboard own = p.pieces(side) & ~p.pieces(side, PieceType::King);
-    Bitboard theirs = p.pieces(~side) & ~p.pieces(~side, PieceType::King);
-    if (own == 0) return MateAbility::Cannot;
-    Bitboard minors = p.pieces(side, PieceType::Knight) | p.pieces(side, PieceType::Bishop);
-    if (theirs == 0 && own == minors && count(own) == 1) return MateAbility::Cannot;
+    switch (can_checkmate(p, side, WinnableMode::Quick)) {
+    case Winnability::Winnable: return MateAbility::Can;
+    case Winnability::Unwinnable: return MateAbility::Cannot;
+    case Winnability::Undetermined: break;
+    }
     return MateAbility::Unknown;
 }
 

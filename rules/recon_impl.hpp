@@ -130,6 +130,7 @@ struct Reconstructor::Impl {
     void on_press(const LeverPressed& p);
     void judge_press();
     void check_timers();
+    bool choose(PieceType type);
 
     // recon_match.cpp
     [[nodiscard]] Square game_sq(Square board_sq) const noexcept {
