@@ -260,6 +260,7 @@ void Reconstructor::Impl::judge_press() {
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, cfg.rules.article_illegal, "the clock was pressed after an illegal move",
             diff_squares(*pos));
+    if (cfg.rules.illegal_stands_if_unclaimed) prepare_stands();
 }
 
 void Reconstructor::Impl::check_timers() {
@@ -347,8 +348,10 @@ PieceType Reconstructor::promotion_for_button(int button) noexcept {
 void Reconstructor::declare_castling() noexcept { impl_->castling_declared = true; }
 bool Reconstructor::in_game() const noexcept { return impl_->game && !impl_->ended; }
 const Position& Reconstructor::position() const noexcept { return *impl_->pos; }
-int Reconstructor::plies_made() const noexcept { return static_cast<int>(impl_->hist.size()) - 1; }
-int Reconstructor::plies_completed() const noexcept { return impl_->completed; }
+int Reconstructor::plies_made() const noexcept {
+    return impl_->ply_base + static_cast<int>(impl_->hist.size()) - 1;
+}
+int Reconstructor::plies_completed() const noexcept { return impl_->ply_base + impl_->completed; }
 bool Reconstructor::rotated() const noexcept { return impl_->rotated; }
 int Reconstructor::illegal_count(Color c) const noexcept {
     return impl_->illegal_counts[static_cast<std::size_t>(c)];

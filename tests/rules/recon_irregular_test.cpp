@@ -314,3 +314,47 @@ TEST_CASE("9.2 a threefold repetition is alerted as claimable to the arbiter") {
     REQUIRE(b.r.count(AlertKind::DrawClaimable) == 1);
     CHECK(b.r.alerts[0].article == "9.2");
 }
+
+TEST_CASE("A.5.2 an unclaimed illegal move stands once the opponent moves (unsupervised rapid)") {
+    ReconConfig cfg;
+    cfg.rules.illegal_ladder = {"+1min", "loss"};
+    cfg.rules.illegal_stands_if_unclaimed = true;
+    Board b(cfg);
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    CHECK(b.r.alerts[0].penalty == "+1min");
+    b.move("e7", "e5", Color::Black);  // the opponent plays on from the board
+    const IllegalMoveStands* st = nullptr;
+    for (const ReconEvent& e : b.r.all)
+        if (const auto* x = std::get_if<IllegalMoveStands>(&e)) st = x;
+    REQUIRE(st != nullptr);
+    CHECK(st->ply == 1);
+    CHECK(st->from == sq("g1"));
+    CHECK(st->to == sq("g3"));
+    REQUIRE(b.r.made.size() == 2);
+    CHECK(b.r.made[1] == "e7e5");
+    b.move("g3", "e4", Color::White);  // the knight plays on from g3
+    REQUIRE(b.r.made.size() == 3);
+    CHECK(b.r.made[2] == "g3e4");
+    CHECK(b.r.rec.plies_made() == 3);
+    CHECK(b.r.count(AlertKind::IllegalMove) == 1);
+}
+
+TEST_CASE("A.5.2 without the profile rule the position must be restored") {
+    Board b;
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.move("e7", "e5", Color::Black);
+    b.h.wait(6000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made.empty());
+    CHECK(b.r.count(AlertKind::PositionMismatch) == 1);
+}
