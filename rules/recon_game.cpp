@@ -217,7 +217,9 @@ void Reconstructor::Impl::evaluate() {
     // The player's own made move, not yet completed, went on to another square (a slide that
     // paused, a castling king put down before the rook came): the move from the position
     // before it that the board shows now replaces it.
-    if (made > completed && made > 0) {
+    // Only when that player has lifted one of his pieces again: otherwise it is the opponent
+    // starting his reply (without a clock every last move is uncompleted).
+    if (made > completed && made > 0 && (vacated & pos->pieces(~pos->side_to_move()))) {
         Move last = hist.back().move;
         pos->unmake_move();
         std::optional<Move> r = find_move(*pos, succ_prev, &assumed);
