@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -16,6 +17,9 @@
 #include "daemon/console.hpp"
 #include "daemon/device_link.hpp"
 #include "daemon/simulation.hpp"
+#include "drivers/core/trace.hpp"
+#include "rules/profile.hpp"
+#include "rules/time_control.hpp"
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
 
@@ -86,6 +90,18 @@ Expected<bool> Daemon::open_simulation() {
 }
 
 Expected<bool> Daemon::open() {
+    // Refuse what would only fail later, at the first game.
+    if (!builtin_profile(config_.rules, config_.supervised) && !std::filesystem::is_regular_file(config_.rules))
+        return Error{"--rules: no profile '" + config_.rules + "' (built in: fide-2023, fide-2023-rapid, "
+                     "fide-2023-blitz, fide-2005, fide-2005-rapid, fide-2005-blitz, fide-2001, club-2014; "
+                     "or a profile file)"};
+    if (!config_.time_control.empty()) {
+        if (auto tc = parse_time_control(config_.time_control); !tc)
+            return Error{"--time-control: " + tc.error().message};
+    }
+    for (const auto& category : config_.trace)
+        if (!drivers::enable_traces(category)) return Error{"--trace: unknown category '" + category + "'"};
+    drivers::set_trace_sink([](std::string_view line) { log(Priority::Debug, line); });
     if (config_.simulate) {
         if (auto ok = open_simulation(); !ok) return ok;
     }

@@ -5,6 +5,11 @@
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
 #include "drivers/core/session.hpp"
+#include "rules/recon_profile.hpp"
+#include "rules/winnable.hpp"
+
+#include <fstream>
+#include <sstream>
 
 namespace eboard::daemon {
 namespace asio = boost::asio;
@@ -47,6 +52,26 @@ DeviceLink::~DeviceLink() {
 
 ReconConfig DeviceLink::recon_config() const {
     ReconConfig c;
+    // The board's rules profile: built in by name, else a profile file (checked at start).
+    const std::string name = board_rules(config_, session_.board_config());
+    auto profile = builtin_profile(name, config_.supervised);
+    if (!profile) {
+        std::ifstream in(name);
+        std::ostringstream text;
+        text << in.rdbuf();
+        profile = parse_profile(text.str(), config_.supervised);
+    }
+    if (profile) c.rules = recon_rules_from_profile(*profile);
+    else log_warning("board " + session_.name() + ": rules '" + name + "': " + profile.error().message +
+                     "; FIDE 2023 rules used");
+    // Art. 5.2.2, 6.9, 7.5.5: whether the opponent can still checkmate, by any legal moves.
+    c.can_mate = [](const Position& pos, Color side) {
+        switch (can_checkmate(pos, side)) {
+        case Winnability::Winnable: return MateAbility::Can;
+        case Winnability::Unwinnable: return MateAbility::Cannot;
+        default: return MateAbility::Unknown;
+        }
+    };
     c.clock = config_.clock == ClockMode::Board;
     c.illegal_immediate = config_.illegal_feedback == IllegalFeedback::Immediate;
     c.mismatch_grace_ms = static_cast<TimeMs>(config_.mismatch_grace_s * 1000.0);

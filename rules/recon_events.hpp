@@ -105,8 +105,20 @@ struct TakebackEvent {
     std::string fen;
 };
 
+/// An illegal move that was not put right before the opponent's next move stands ([23] A.5.2,
+/// [05] B6/C3, club Art. 6, per profile): the game continues from the board. `ply` is the
+/// illegal move's ply, `from`/`to` where the piece went, `fen` the position after it (the
+/// opponent to move). The PGN records it as a comment and continues with SetUp/FEN.
+struct IllegalMoveStands {
+    TimeMs t_ms = 0;
+    int ply = 0;
+    Square from;
+    Square to;
+    std::string fen;
+};
+
 /// Every output of the reconstructor.
-using ReconEvent =
-    std::variant<TouchEvent, MoveEvent, AlertEvent, GameEvent, ResultEvent, TakebackEvent>;
+using ReconEvent = std::variant<TouchEvent, MoveEvent, AlertEvent, GameEvent, ResultEvent,
+                                TakebackEvent, IllegalMoveStands>;
 
 } // namespace eboard

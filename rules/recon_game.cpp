@@ -3,11 +3,13 @@
 // and corrections to an earlier position (7.5/7.6), moves out of turn, and the checks that
 // run once the board has settled on something that is not a legal move.
 #include "rules/recon_impl.hpp"
+#include "rules/winnable.hpp"
 
 namespace eboard {
 
 void Reconstructor::Impl::alert(AlertEvent a) {
     a.t_ms = now;
+    a.ply += ply_base;
     out.emplace_back(std::move(a));
 }
 
@@ -32,11 +34,11 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
 
 MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
     if (cfg.can_mate) return cfg.can_mate(p, side);
-    Bitboard own = p.pieces(side) & ~p.pieces(side, PieceType::King);
-    Bitboard theirs = p.pieces(~side) & ~p.pieces(~side, PieceType::King);
-    if (own == 0) return MateAbility::Cannot;
-    Bitboard minors = p.pieces(side, PieceType::Knight) | p.pieces(side, PieceType::Bishop);
-    if (theirs == 0 && own == minors && count(own) == 1) return MateAbility::Cannot;
+    switch (can_checkmate(p, side, WinnableMode::Quick)) {
+    case Winnability::Winnable: return MateAbility::Can;
+    case Winnability::Unwinnable: return MateAbility::Cannot;
+    case Winnability::Undetermined: break;
+    }
     return MateAbility::Unknown;
 }
 
@@ -74,6 +76,8 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     hist.clear();
     hist.push_back(record(Move::none(), false));
     completed = 0;
+    ply_base = 0;
+    stood.reset();
     illegal_counts = {};
     successors(*pos, succ);
     succ_prev.clear();
@@ -171,6 +175,7 @@ void Reconstructor::Impl::evaluate() {
         m = find_move(*pos, succ, &assumed);
         if (!m) set_orientation(!rotated);
     }
+    if (!m && await_restore && stood && illegal_stands()) return;
     if (m) {
         bool press_now = press_pending && press_by == pos->side_to_move();
         if (press_now || !may_grow(*pos, *m)) {
@@ -203,6 +208,7 @@ void Reconstructor::Impl::evaluate() {
         await_restore = false;
         illegal_episode = false;
         tentative = false;
+        stood.reset();
         set_mismatch_clear();
         vacated = retyped = co_lifted = 0;
         return;
@@ -263,7 +269,7 @@ void Reconstructor::Impl::make(Move m, bool assumed, bool replaces) {
     check_touch_move(*pos, m, touches);
     MoveEvent ev;
     ev.t_ms = now;
-    ev.ply = ply;
+    ev.ply = ply_base + ply;
     ev.move = m;
     ev.uci = to_uci(*pos, m);
     ev.promotion_assumed = assumed;
@@ -291,7 +297,7 @@ void Reconstructor::Impl::complete(int ply, Completion how) {
     if (ply <= completed) return;
     MoveEvent ev;
     ev.t_ms = now;
-    ev.ply = ply;
+    ev.ply = ply_base + ply;
     ev.move = hist[static_cast<std::size_t>(ply)].move;
     ev.promotion_assumed = hist[static_cast<std::size_t>(ply)].promotion_assumed;
     ev.completed = how;
@@ -384,7 +390,7 @@ void Reconstructor::Impl::takeback(int ply) {
     illegal_episode = false;
     if (pos->halfmove_clock() < 2 * cfg.rules.claim_moves) fifty_alerted = false;
     set_mismatch_clear();
-    out.emplace_back(TakebackEvent{now, ply, pos->fen()});
+    out.emplace_back(TakebackEvent{now, ply_base + ply, pos->fen()});
 }
 
 // The DGT convention (move-recognition-prior-art.md section 2.4, 7): both kings put on the four

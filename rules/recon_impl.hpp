@@ -83,7 +83,10 @@ struct Reconstructor::Impl {
     int chess960_number = -1;
     std::optional<Position> pos;        ///< after the last made move
     std::vector<PlyRecord> hist;        ///< hist[k] = after ply k; hist[0] = the start
-    int completed = 0;                  ///< plies completed
+    int completed = 0;                  ///< plies completed (index into hist)
+    int ply_base = 0;                   ///< ply of hist[0] (non-zero after an illegal move stood)
+    std::optional<Position> stood;      ///< the position after an illegal move, if it may stand
+    Square stood_from, stood_to;
     std::array<int, 2> illegal_counts{};
     std::vector<Successor> succ;        ///< legal moves of *pos
     std::vector<Successor> succ_prev;   ///< legal moves before the last made move
@@ -130,6 +133,7 @@ struct Reconstructor::Impl {
     void on_press(const LeverPressed& p);
     void judge_press();
     void check_timers();
+    bool choose(PieceType type);
 
     // recon_match.cpp
     [[nodiscard]] Square game_sq(Square board_sq) const noexcept {
@@ -165,6 +169,8 @@ struct Reconstructor::Impl {
     bool kings_signal();
     bool out_of_turn();
     bool two_plies(bool all_first_moves);
+    bool illegal_stands();
+    void prepare_stands();
     void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
     void set_mismatch_clear();
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;

@@ -85,7 +85,7 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
             bool can_promote = false;
             for (const Successor& s : succ)
                 if (s.m.kind() == Move::Kind::Promotion) can_promote = true;
-            if (can_promote) promo_choice = Reconstructor::promotion_for_button(btn->button);
+            if (can_promote) (void)choose(Reconstructor::promotion_for_button(btn->button));
         }
     }
     check_timers();
@@ -260,6 +260,7 @@ void Reconstructor::Impl::judge_press() {
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, cfg.rules.article_illegal, "the clock was pressed after an illegal move",
             diff_squares(*pos));
+    if (cfg.rules.illegal_stands_if_unclaimed) prepare_stands();
 }
 
 void Reconstructor::Impl::check_timers() {
@@ -314,23 +315,24 @@ const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, Ti
 }
 
 bool Reconstructor::choose_promotion(PieceType type, TimeMs t_ms) {
-    Impl& I = *impl_;
-    I.out.clear();
-    I.advance(std::max(t_ms, I.now));
-    if (!I.game || I.ended) return false;
+    impl_->out.clear();
+    impl_->advance(std::max(t_ms, impl_->now));
+    return impl_->choose(type);
+}
+
+// Art. 4.4.4: the choice is final once the new piece has touched the promotion square. A made,
+// uncompleted promotion with an assumed queen whose square is empty again: the player is
+// changing pieces and has not put the new one down yet, so the choice still counts.
+bool Reconstructor::Impl::choose(PieceType type) {
+    if (!game || ended) return false;
     if (type != PieceType::Queen && type != PieceType::Rook && type != PieceType::Bishop &&
         type != PieceType::Knight)
         return false;
-    int made = static_cast<int>(I.hist.size()) - 1;
-    // A made, uncompleted promotion with an assumed queen whose square is empty again: the
-    // player is changing pieces and has not put the new one down yet (4.4.4).
-    if (made > I.completed && I.hist.back().promotion_assumed) {
-        Move m = I.hist.back().move;
-        if (I.occ & bit_of(m.to())) return false;
-        I.promo_choice = type;
-        return true;
-    }
-    I.promo_choice = type;
+    int made = static_cast<int>(hist.size()) - 1;
+    if (made > completed && hist.back().move.kind() == Move::Kind::Promotion &&
+        (occ & bit_of(hist.back().move.to())))
+        return false;
+    promo_choice = type;
     return true;
 }
 
@@ -346,8 +348,10 @@ PieceType Reconstructor::promotion_for_button(int button) noexcept {
 void Reconstructor::declare_castling() noexcept { impl_->castling_declared = true; }
 bool Reconstructor::in_game() const noexcept { return impl_->game && !impl_->ended; }
 const Position& Reconstructor::position() const noexcept { return *impl_->pos; }
-int Reconstructor::plies_made() const noexcept { return static_cast<int>(impl_->hist.size()) - 1; }
-int Reconstructor::plies_completed() const noexcept { return impl_->completed; }
+int Reconstructor::plies_made() const noexcept {
+    return impl_->ply_base + static_cast<int>(impl_->hist.size()) - 1;
+}
+int Reconstructor::plies_completed() const noexcept { return impl_->ply_base + impl_->completed; }
 bool Reconstructor::rotated() const noexcept { return impl_->rotated; }
 int Reconstructor::illegal_count(Color c) const noexcept {
     return impl_->illegal_counts[static_cast<std::size_t>(c)];

@@ -104,8 +104,8 @@ struct ReconConfig {
     /// occupancy is symmetric) from the first move.
     std::optional<bool> rotated;
     ReconRules rules;
-    /// Winnability (rules/winnable.hpp can_checkmate); when unset only a lone king counts as
-    /// unable to mate.
+    /// Winnability override; when unset, rules/winnable.hpp can_checkmate (quick mode): a
+    /// side counts as unable to mate only when that is proven.
     std::function<MateAbility(const Position&, Color)> can_mate;
 };
 

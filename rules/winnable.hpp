@@ -15,7 +15,10 @@
 //   reachable position, which proves Unwinnable;
 // - a static analysis of locked pawn chains: when no pawn can ever move or be captured, each
 //   piece is confined to a region, and a mate needs a check on the defending king's region with
-//   every flight square coverable.
+//   every flight square coverable;
+// - a reachability fixpoint (regions of all pieces and the pieces that never move), with the
+//   same mate test, for structures that are not fully locked;
+// - a closure search: every reachable position once, when there are few of them.
 #pragma once
 
 #include <string>
@@ -33,8 +36,9 @@ enum class Winnability : std::uint8_t {
 
 /// How much work can_checkmate() may spend.
 enum class WinnableMode : std::uint8_t {
-    Quick,  ///< material, locked pawns, a helpmate search of a few hundred nodes (~µs)
-    Full,   ///< a deep search with locked-pawn pruning; bounded to well under 1 s per side
+    Quick,  ///< a mate or stalemate on the board, material, locked pawns; no search (~5 µs)
+    Full,   ///< + helpmate searches, the reachability analysis and a closure search of up to
+            ///< 20,000 positions; bounded to about 0.5 s per side
 };
 
 /// Can `side` checkmate the opponent by some sequence of legal moves from `pos` (the opponent

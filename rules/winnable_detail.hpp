@@ -69,6 +69,12 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
 /// regions of all pieces at their fixpoint leave no square where `attacker` could checkmate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 
+/// The closure search (rules/winnable_closure.cpp): every reachable position once, breadth
+/// first, up to max_positions and max_seconds (wall clock). Winnable on a mate found,
+/// Unwinnable when the walk ends first.
+[[nodiscard]] Winnability closure_search(const Position& root, Color attacker,
+                                         std::size_t max_positions, double max_seconds);
+
 /// Limits of one helpmate search.
 struct SearchLimits {
     int first_depth = 1;

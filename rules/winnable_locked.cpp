@@ -11,26 +11,12 @@
 // so "no square m passes" proves the attacker can never checkmate.
 #include <array>
 
+#include "rules/bitboard.hpp"
 #include "rules/winnable_detail.hpp"
 
 namespace eboard::winnable_detail {
 
 namespace {
-
-Bitboard ray_attacks(int sq, Bitboard occupied, const std::array<std::array<int, 2>, 4>& dirs) {
-    Bitboard out = 0;
-    for (const auto& d : dirs) {
-        int f = (sq & 7) + d[0], r = (sq >> 3) + d[1];
-        while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-            const int s = r * 8 + f;
-            out |= bit(s);
-            if (occupied & bit(s)) break;
-            f += d[0];
-            r += d[1];
-        }
-    }
-    return out;
-}
 
 constexpr std::array<std::array<std::uint8_t, 64>, 64> make_knight_distance() {
     std::array<std::array<std::uint8_t, 64>, 64> t{};
@@ -88,14 +74,13 @@ Bitboard king_region(int sq, Bitboard pawns, Bitboard enemy_pawn_attacks) {
 
 } // namespace
 
+// The magic-bitboard tables of rules/bitboard.hpp; they exist once any Position was made.
 Bitboard bishop_attacks(int sq, Bitboard occupied) noexcept {
-    static constexpr std::array<std::array<int, 2>, 4> dirs{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
-    return ray_attacks(sq, occupied, dirs);
+    return bitboards::bishop_attacks(sq, occupied);
 }
 
 Bitboard rook_attacks(int sq, Bitboard occupied) noexcept {
-    static constexpr std::array<std::array<int, 2>, 4> dirs{{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}};
-    return ray_attacks(sq, occupied, dirs);
+    return bitboards::rook_attacks(sq, occupied);
 }
 
 Bitboard piece_attacks(PieceType t, int sq, Bitboard occupied) noexcept {

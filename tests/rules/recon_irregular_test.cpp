@@ -1,0 +1,360 @@
+// Irregularities (Art. 6.2.1, 7.4-7.6 of the 2023 Laws and the profile variants): illegal moves
+// alerted when completed, pressing without moving, restoring the position, displaced pieces,
+// takebacks, moves out of turn, flag falls, and completion without a clock.
+#include <catch2/catch.hpp>
+
+#include "recon_support.hpp"
+
+using namespace eboard;
+using namespace eboard::test;
+
+namespace {
+
+struct Board {
+    Run r;
+    BoardHands h;
+    explicit Board(ReconConfig cfg = {}, bool identity = false)
+        : r(std::move(cfg)), h([&] {
+              HandlingOptions o;
+              o.identity = identity;
+              o.vary_orders = o.slides = o.bounce = o.jadoube = false;
+              return o;
+          }()) {}
+    void start(const char* fen = nullptr) {
+        Position p = fen ? std::move(Position::from_fen(fen).value()) : Position::startpos();
+        if (fen) r.take(r.rec.start_game(p, h.now()));
+        h.setup(p);
+        h.wait(400);
+        r.feed(h);
+    }
+    void move(const char* from, const char* to, Color c, bool press = true) {
+        h.shift(sq(from), sq(to), 200);
+        h.wait(100);
+        if (press) {
+            h.press(c);
+            h.wait(100);
+        }
+        r.feed(h);
+    }
+};
+
+} // namespace
+
+TEST_CASE("7.5.1 an illegal move is alerted when completed, with the count and the 2023 penalty") {
+    Board b;
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);  // a knight cannot go there
+    b.h.wait(800);
+    b.r.feed(b.h);
+    REQUIRE(b.r.alerts.empty());  // made, not completed: the player may still correct it
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    const AlertEvent& a = b.r.alerts[0];
+    CHECK(a.article == "7.5.1");
+    CHECK(a.count == 1);
+    CHECK(a.penalty == "+2min");
+    CHECK(a.player == Color::White);
+    CHECK(a.squares == (bb(sq("g1")) | bb(sq("g3"))));
+    REQUIRE(b.r.made.empty());
+}
+
+TEST_CASE("7.5.1 the position before the irregularity is restored and 4.3 applies to the replacement") {
+    Board b;
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.h.shift(sq("g3"), sq("g1"), 200);  // restored
+    b.h.wait(500);
+    b.move("e2", "e4", Color::White);    // but the knight was touched first and can move
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4"});
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    REQUIRE(b.r.count(AlertKind::TouchMove) == 1);
+    REQUIRE(b.r.count(AlertKind::PositionMismatch) == 0);
+}
+
+TEST_CASE("7.5.5 the second illegal move loses (2023), a draw when the opponent cannot mate") {
+    SECTION("opponent can mate: loss") {
+        Board b;
+        b.start();
+        for (int i = 0; i < 2; ++i) {
+            b.h.shift(sq("g1"), sq("g3"), 200);
+            b.h.wait(100);
+            b.h.press(Color::White);
+            b.h.wait(1000);
+            b.h.shift(sq("g3"), sq("g1"), 200);
+            b.h.wait(500);
+        }
+        b.r.feed(b.h);
+        REQUIRE(b.r.count(AlertKind::IllegalMove) == 2);
+        CHECK(b.r.alerts[1].count == 2);
+        CHECK(b.r.alerts[1].penalty == "loss");
+    }
+    SECTION("opponent has a lone king: draw") {
+        Board b;
+        b.start("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1");
+        for (int i = 0; i < 2; ++i) {
+            b.h.shift(sq("g1"), sq("g2"), 200);
+            b.h.wait(100);
+            b.h.press(Color::White);
+            b.h.wait(1000);
+            b.h.shift(sq("g2"), sq("g1"), 200);
+            b.h.wait(500);
+        }
+        b.r.feed(b.h);
+        REQUIRE(b.r.count(AlertKind::IllegalMove) == 2);
+        CHECK(b.r.alerts[1].penalty == "draw");
+    }
+}
+
+TEST_CASE("7.5.5 2005 ladder: +2 min, +2 min, then loss") {
+    ReconConfig cfg;
+    cfg.rules.illegal_ladder = {"+2min", "+2min", "loss"};
+    cfg.rules.loss_draw_if_cannot_mate = false;
+    Board b(cfg);
+    b.start();
+    for (int i = 0; i < 3; ++i) {
+        b.h.shift(sq("g1"), sq("g3"), 200);
+        b.h.wait(100);
+        b.h.press(Color::White);
+        b.h.wait(1000);
+        b.h.shift(sq("g3"), sq("g1"), 200);
+        b.h.wait(500);
+    }
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 3);
+    CHECK(b.r.alerts[0].penalty == "+2min");
+    CHECK(b.r.alerts[1].penalty == "+2min");
+    CHECK(b.r.alerts[2].penalty == "loss");
+}
+
+TEST_CASE("7.5.3 pressing the clock without moving is an illegal move (2023), ignored otherwise") {
+    for (bool rule : {true, false}) {
+        ReconConfig cfg;
+        cfg.rules.press_without_move_illegal = rule;
+        Board b(cfg);
+        b.start();
+        b.h.press(Color::White);
+        b.h.wait(1500);
+        b.r.feed(b.h);
+        REQUIRE(b.r.count(AlertKind::IllegalMove) == (rule ? 1 : 0));
+        if (rule) CHECK(b.r.alerts[0].article == "7.5.3");
+    }
+}
+
+TEST_CASE("7.5.1 --illegal-feedback immediate alerts the illegal move when it is made") {
+    ReconConfig cfg;
+    cfg.illegal_immediate = true;
+    Board b(cfg);
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(800);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    b.h.press(Color::White);  // completing it does not count it twice
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+}
+
+TEST_CASE("7.5.2 a pawn left on the last rank becomes a queen (identity board)") {
+    Board b({}, true);
+    b.start("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    b.h.shift(sq("a7"), sq("a8"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made == std::vector<std::string>{"a7a8q"});
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    CHECK(b.r.alerts[0].article == "7.5.2");
+}
+
+TEST_CASE("7.4 a displaced piece raises position_mismatch with its squares, cleared when restored") {
+    ReconConfig cfg;
+    cfg.mismatch_grace_ms = 2000;
+    Board b(cfg);
+    b.start();
+    b.move("e2", "e4", Color::White);
+    b.h.shift(sq("h2"), sq("h3"), 100);  // knocked onto the next square
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::PositionMismatch) == 0);  // within the grace period
+    b.h.wait(1500);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::PositionMismatch) == 1);
+    CHECK(b.r.alerts[0].squares == (bb(sq("h2")) | bb(sq("h3"))));
+    b.h.shift(sq("h3"), sq("h2"), 100);
+    b.h.wait(500);
+    b.r.feed(b.h);
+    bool cleared = false;
+    for (const ReconEvent& e : b.r.all)
+        if (const auto* a = std::get_if<AlertEvent>(&e)) cleared = cleared || a->cleared;
+    CHECK(cleared);
+    b.move("e7", "e5", Color::Black);
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5"});
+    REQUIRE(b.r.count(AlertKind::PositionMismatch) == 1);
+}
+
+TEST_CASE("7.6 a takeback to an earlier position returns the game there, not a variation") {
+    Board b;
+    b.start();
+    b.move("e2", "e4", Color::White);
+    b.move("e7", "e5", Color::Black);
+    b.move("g1", "f3", Color::White);
+    // The arbiter sets the board back to the position after 1.e4.
+    b.h.shift(sq("f3"), sq("g1"), 200);
+    b.h.wait(200);
+    b.h.shift(sq("e5"), sq("e7"), 200);
+    b.h.wait(800);
+    b.r.feed(b.h);
+    REQUIRE(b.r.takebacks.size() == 1);
+    CHECK(b.r.takebacks[0].ply == 1);
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4"});
+    b.move("c7", "c5", Color::Black);
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "c7c5"});
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 0);
+}
+
+TEST_CASE("6.2.1 the next move completes an uncompleted one, and is itself a move out of turn") {
+    Board b;
+    b.start();
+    b.move("e2", "e4", Color::White, false);  // no press
+    b.move("g1", "f3", Color::White, false);  // White again
+    b.h.wait(500);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4"});
+    REQUIRE(b.r.completed == std::vector<int>{1});
+    bool by_next_move = false;
+    for (const ReconEvent& e : b.r.all)
+        if (const auto* m = std::get_if<MoveEvent>(&e))
+            by_next_move = by_next_move || m->completed == Completion::NextMove;
+    CHECK(by_next_move);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    CHECK(b.r.alerts[0].player == Color::White);
+}
+
+TEST_CASE("moving out of turn is an illegal move") {
+    Board b;
+    b.start();
+    b.move("e2", "e4", Color::White);
+    b.move("d2", "d4", Color::White, false);
+    b.h.wait(500);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4"});
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    CHECK(b.r.alerts[0].text == "a move out of turn");
+}
+
+TEST_CASE("6.2.1 with --clock none a move is completed when the opponent's next move is made") {
+    ReconConfig cfg;
+    cfg.clock = false;
+    Board b(cfg);
+    b.start();
+    b.move("e2", "e4", Color::White, false);
+    REQUIRE(b.r.completed.empty());
+    b.move("e7", "e5", Color::Black, false);
+    REQUIRE(b.r.completed == std::vector<int>{1});
+    REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5"});
+}
+
+TEST_CASE("6.2.1 a move that ends the game is completed without a press") {
+    Board b;
+    b.start("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    b.move("a1", "a8", Color::White, false);
+    b.h.wait(500);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made == std::vector<std::string>{"a1a8"});
+    REQUIRE(b.r.completed == std::vector<int>{1});
+    REQUIRE(b.r.results.size() == 1);
+    CHECK(b.r.results[0].result == "1-0");
+    CHECK(b.r.results[0].termination == "checkmate");
+    CHECK_FALSE(b.r.rec.in_game());
+}
+
+TEST_CASE("6.9 a flag fall is alerted: loss, or a draw when the opponent cannot mate") {
+    SECTION("loss") {
+        Board b;
+        b.start();
+        b.h.flag(Color::White);
+        b.h.wait(10);
+        b.r.feed(b.h);
+        REQUIRE(b.r.count(AlertKind::Flag) == 1);
+        CHECK(b.r.alerts[0].article == "6.9");
+        CHECK(b.r.alerts[0].penalty == "loss");
+    }
+    SECTION("draw") {
+        Board b;
+        b.start("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        b.h.flag(Color::Black);
+        b.h.wait(10);
+        b.r.feed(b.h);
+        REQUIRE(b.r.count(AlertKind::Flag) == 1);
+        CHECK(b.r.alerts[0].penalty == "loss");
+        Board c;
+        c.start("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        c.h.flag(Color::White);
+        c.h.wait(10);
+        c.r.feed(c.h);
+        CHECK(c.r.alerts[0].penalty == "draw");
+    }
+}
+
+TEST_CASE("9.2 a threefold repetition is alerted as claimable to the arbiter") {
+    Board b;
+    b.start();
+    const char* shuffle[][2] = {{"g1", "f3"}, {"g8", "f6"}, {"f3", "g1"}, {"f6", "g8"}};
+    for (int round = 0; round < 2; ++round)
+        for (int i = 0; i < 4; ++i)
+            b.move(shuffle[i][0], shuffle[i][1], i % 2 ? Color::Black : Color::White);
+    REQUIRE(b.r.made.size() == 8);
+    REQUIRE(b.r.count(AlertKind::DrawClaimable) == 1);
+    CHECK(b.r.alerts[0].article == "9.2");
+}
+
+TEST_CASE("A.5.2 an unclaimed illegal move stands once the opponent moves (unsupervised rapid)") {
+    ReconConfig cfg;
+    cfg.rules.illegal_ladder = {"+1min", "loss"};
+    cfg.rules.illegal_stands_if_unclaimed = true;
+    Board b(cfg);
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
+    CHECK(b.r.alerts[0].penalty == "+1min");
+    b.move("e7", "e5", Color::Black);  // the opponent plays on from the board
+    const IllegalMoveStands* st = nullptr;
+    for (const ReconEvent& e : b.r.all)
+        if (const auto* x = std::get_if<IllegalMoveStands>(&e)) st = x;
+    REQUIRE(st != nullptr);
+    CHECK(st->ply == 1);
+    CHECK(st->from == sq("g1"));
+    CHECK(st->to == sq("g3"));
+    REQUIRE(b.r.made.size() == 2);
+    CHECK(b.r.made[1] == "e7e5");
+    b.move("g3", "e4", Color::White);  // the knight plays on from g3
+    REQUIRE(b.r.made.size() == 3);
+    CHECK(b.r.made[2] == "g3e4");
+    CHECK(b.r.rec.plies_made() == 3);
+    CHECK(b.r.count(AlertKind::IllegalMove) == 1);
+}
+
+TEST_CASE("A.5.2 without the profile rule the position must be restored") {
+    Board b;
+    b.start();
+    b.h.shift(sq("g1"), sq("g3"), 200);
+    b.h.wait(100);
+    b.h.press(Color::White);
+    b.h.wait(1000);
+    b.move("e7", "e5", Color::Black);
+    b.h.wait(6000);
+    b.r.feed(b.h);
+    REQUIRE(b.r.made.empty());
+    CHECK(b.r.count(AlertKind::PositionMismatch) == 1);
+}
