@@ -210,13 +210,16 @@ void Reconstructor::Impl::evaluate() {
         tentative = false;
         stood.reset();
         set_mismatch_clear();
-        vacated = retyped = co_lifted = 0;
+        // The evidence stays: a captured piece lifted, then the promoted piece put on its
+        // square before the pawn leaves, passes through this position (4.6 [23]).
         return;
     }
     // The player's own made move, not yet completed, went on to another square (a slide that
     // paused, a castling king put down before the rook came): the move from the position
     // before it that the board shows now replaces it.
-    if (made > completed && made > 0) {
+    // Only when that player has lifted one of his pieces again: otherwise it is the opponent
+    // starting his reply (without a clock every last move is uncompleted).
+    if (made > completed && made > 0 && (vacated & pos->pieces(~pos->side_to_move()))) {
         Move last = hist.back().move;
         pos->unmake_move();
         std::optional<Move> r = find_move(*pos, succ_prev, &assumed);
@@ -515,7 +518,9 @@ void Reconstructor::Impl::quiet_checks() {
     }
     if (!in_progress(*pos) && two_plies(true)) return;
     if (illegal_episode) return;
-    if (out_of_turn()) return;
+    // Only pieces missing is a move in progress (a piece in the hand, its victim lifted);
+    // an opponent's capture out of turn would look the same.
+    if (!in_progress(*pos) && out_of_turn()) return;
     if (cfg.illegal_immediate && !in_progress(*pos))
         illegal(pos->side_to_move(), cfg.rules.article_illegal, "an illegal move was made",
                 diff_squares(*pos));

@@ -134,6 +134,7 @@ struct Reconstructor::Impl {
     void judge_press();
     void check_timers();
     bool choose(PieceType type);
+    void opponent_started(Square s);
 
     // recon_match.cpp
     [[nodiscard]] Square game_sq(Square board_sq) const noexcept {

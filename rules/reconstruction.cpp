@@ -116,6 +116,8 @@ void Reconstructor::Impl::flush_deferred(TimeMs upto) {
 
 void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
     auto bi = static_cast<std::size_t>(bsq.index());
+    if (game && !ended && raw[bi].occupied && !r.occupied && cand_waiting && !cand_replaces)
+        opponent_started(game_sq(bsq));
     SquareReading before = raw[bi];
     raw[bi] = r;
     last_change = t;
@@ -157,6 +159,33 @@ void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
     }
     if (playing) evaluate();
     else try_start(false);
+}
+
+// A move waiting to settle is made as soon as the opponent lifts one of his pieces that the move
+// could not still be reaching for: the player's hand has left (a fast reply, no clock).
+void Reconstructor::Impl::opponent_started(Square s) {
+    Piece p = pos->piece_on(s);
+    Color mover = pos->side_to_move();
+    if (p == Piece::None || color_of(p) == mover || s == cand.to()) return;
+    Move m = cand;
+    if (m.kind() == Move::Kind::Promotion && !(known & bit_of(m.to()))) return;
+    PieceType t = type_of(pos->moved_piece(m));
+    if (pos->piece_on(m.to()) == Piece::None &&
+        (t == PieceType::Bishop || t == PieceType::Rook || t == PieceType::Queen)) {
+        int df = m.to().file() - m.from().file(), dr = m.to().rank() - m.from().rank();
+        int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+        for (int f = m.to().file() + sf, r = m.to().rank() + sr; f >= 0 && f < 8 && r >= 0 && r < 8;
+             f += sf, r += sr)
+            if (Square::at(f, r) == s) return;  // the slide may go on to capture there
+    }
+    if (type_of(pos->moved_piece(m)) == PieceType::King || t == PieceType::Rook)
+        for (const Successor& x : succ)
+            if (x.m.is_castling() && (x.m.from() == m.from() || x.m.to() == m.from())) return;
+    bool assumed = false;
+    std::optional<Move> again = find_move(*pos, succ, &assumed);
+    if (!again || *again != m) return;
+    cand_waiting = false;
+    make(m, assumed, false);
 }
 
 void Reconstructor::Impl::set_orientation(bool rot) {

@@ -1,6 +1,9 @@
 #include "drivers/emu/board_emu.hpp"
 
+#include "drivers/core/trace.hpp"
+
 #include <algorithm>
+#include <string>
 
 namespace eboard::drivers::emu {
 
@@ -67,6 +70,8 @@ void DgtBoardEmu::emit(std::vector<std::uint8_t> m) {
 
 void DgtBoardEmu::report_field(int field, std::uint8_t code) {
     reported_[static_cast<std::size_t>(field)] = code;
+    trace_channel("emu").note("field " + std::to_string(field) + " = " + std::to_string(code) +
+                              (update_mode() ? "" : " (not reported: not in an update mode)"));
     if (!update_mode()) return;  // the board scans, but says nothing outside the update modes
     const auto fu = [&](std::uint8_t c) {
         const std::array<std::uint8_t, 2> d = {static_cast<std::uint8_t>(field), c};
@@ -148,10 +153,13 @@ void DgtBoardEmu::receive(std::span<const std::uint8_t> bytes, Millis now) {
 }
 
 bool DgtBoardEmu::replay(std::uint8_t c) {
-    for (std::size_t i = replay_pos_; i < opt_.replay.size(); ++i) {
+    // The first unused recorded exchange for this command answers it: the host may send its
+    // commands in another order than the recorded program did (e.g. 4d before 45).
+    replay_used_.resize(opt_.replay.size());
+    for (std::size_t i = 0; i < opt_.replay.size(); ++i) {
         const RecordedExchange& ex = opt_.replay[i];
-        if (ex.host.size() != 1 || ex.host[0] != c) continue;
-        replay_pos_ = i + 1;
+        if (replay_used_[i] || ex.host.size() != 1 || ex.host[0] != c) continue;
+        replay_used_[i] = true;
         if (ex.chunks.empty()) return false;  // e.g. 40: the model changes mode
         std::vector<std::uint8_t> all;
         for (const auto& ch : ex.chunks) {
@@ -180,11 +188,11 @@ void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, M
         emit(std::vector<std::uint8_t>(report.begin(), report.end()));
         break;
     }
-    case cmd::send_brd: {
-        const auto codes = codes_from_board(board_, opt_.rotated);
-        emit(message(msg::board_dump, codes));
+    case cmd::send_brd:
+        // The dump comes from the board's scan memory, the same data the FIELD_UPDATEs are
+        // derived from; a change not scanned yet shows in neither (dgt.md 8).
+        emit(message(msg::board_dump, reported_));
         break;
-    }
     case cmd::send_update:
     case cmd::send_update_brd:
     case cmd::send_update_nice:

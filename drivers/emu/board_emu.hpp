@@ -100,7 +100,7 @@ class DgtBoardEmu {
     struct PendingAck { Millis due; dgt::ClockAck ack; };
     std::deque<PendingAck> acks_;
     int acks_dropped_ = 0, error_acks_ = 0;
-    std::size_t replay_pos_ = 0;
+    std::vector<bool> replay_used_;  // recorded exchanges already answered
 };
 
 } // namespace eboard::drivers::emu

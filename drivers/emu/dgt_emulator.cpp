@@ -149,6 +149,10 @@ int DgtEmulator::acks_dropped() const {
     const std::lock_guard lock(mutex_);
     return model_.acks_dropped();
 }
+int DgtEmulator::error_acks_sent() const {
+    const std::lock_guard lock(mutex_);
+    return model_.error_acks_sent();
+}
 std::vector<std::uint8_t> DgtEmulator::received() const {
     const std::lock_guard lock(mutex_);
     return model_.received();

@@ -49,6 +49,8 @@ class DgtEmulator {
     [[nodiscard]] BoardMode mode() const;
     [[nodiscard]] ClockEmuState clock() const;
     [[nodiscard]] int acks_dropped() const;
+    /// Error ACKs sent because a clock command arrived while another awaited its ACK.
+    [[nodiscard]] int error_acks_sent() const;
     /// Every byte the host wrote so far.
     [[nodiscard]] std::vector<std::uint8_t> received() const;
 

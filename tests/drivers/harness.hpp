@@ -9,8 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace eboard::drivers::test {
@@ -46,6 +48,7 @@ struct PtyHarness {
     std::vector<DriverEvent> events;
 
     explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
+        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
         emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
         auto t = open_termios(emu->pty_slave_path(), SerialSettings{});
         REQUIRE(t.has_value());
@@ -81,6 +84,13 @@ struct PtyHarness {
         for (const auto& e : events)
             if (const T* t = std::get_if<T>(&e)) out.push_back(*t);
         return out;
+    }
+
+    template <typename T>
+    [[nodiscard]] std::optional<T> last() const {
+        for (auto it = events.rbegin(); it != events.rend(); ++it)
+            if (const T* t = std::get_if<T>(&*it)) return *t;
+        return std::nullopt;
     }
 
     bool ready() {

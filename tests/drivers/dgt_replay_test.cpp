@@ -1,0 +1,155 @@
+// record.txt (a real DGT USB board, ../shared/data/dgt/README.md) replayed through the
+// emulator into the real driver: every dump decodes to the position the recording app
+// decoded itself (its Position(64) blocks), with the recorded fragmentation.
+#include "harness.hpp"
+
+#include "drivers/emu/replay.hpp"
+
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+
+extern char** environ;
+
+using namespace eboard;
+using namespace eboard::drivers;
+using namespace eboard::drivers::test;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/// The app's own decoding: `Position(64) [Map] {` blocks of `'a8' => { role: 'rook', color:
+/// 'black' },` or `'e4' => null,` lines, a8..h1.
+std::vector<BoardState> app_positions(const std::string& text) {
+    std::vector<BoardState> out;
+    std::istringstream in(text);
+    std::string line;
+    std::optional<BoardState> cur;
+    while (std::getline(in, line)) {
+        if (line.rfind("Position(64)", 0) == 0) {
+            cur = BoardState{};
+            continue;
+        }
+        if (!cur) continue;
+        if (line.rfind("}", 0) == 0) {
+            out.push_back(*cur);
+            cur.reset();
+            continue;
+        }
+        const auto q = line.find('\'');
+        const Square sq = Square::parse(line.substr(q + 1, 2));
+        if (!sq.valid() || line.find("null") != std::string::npos) continue;
+        static const std::pair<const char*, PieceType> roles[] = {
+            {"'pawn'", PieceType::Pawn}, {"'knight'", PieceType::Knight}, {"'bishop'", PieceType::Bishop},
+            {"'rook'", PieceType::Rook}, {"'queen'", PieceType::Queen},   {"'king'", PieceType::King}};
+        for (const auto& [name, type] : roles)
+            if (line.find(name) != std::string::npos)
+                cur->set(sq, make_piece(line.find("'black'") != std::string::npos ? Color::Black : Color::White, type));
+    }
+    return out;
+}
+
+const std::string kRecord = std::string(EBOARD_SHARED_DATA) + "/dgt/record.txt";
+
+} // namespace
+
+TEST_CASE("record.txt parses into 181 writes and 1856 chunks") {
+    const auto ex = emu::parse_record_log(read_file(kRecord));
+    REQUIRE(ex.has_value());
+    CHECK(ex->size() == 181);
+    std::size_t chunks = 0, bytes = 0, dumps = 0;
+    for (const auto& e : ex.value()) {
+        chunks += e.chunks.size();
+        for (const auto& c : e.chunks) bytes += c.size();
+        dumps += e.host == std::vector<std::uint8_t>{0x42};
+    }
+    CHECK(chunks == 1856);
+    CHECK(bytes == 11939);
+    CHECK(dumps == 178);
+    CHECK_FALSE(emu::parse_record_log("[ 1, 2,\n 300 ]").has_value());
+    CHECK_FALSE(emu::parse_record_log("[ 1, 2,\n").has_value());
+}
+
+TEST_CASE("record.txt replays into its positions through the real driver") {
+    const std::string text = read_file(kRecord);
+    const auto positions = app_positions(text);
+    REQUIRE(positions.size() == 177);
+    emu::DgtEmulatorOptions eo;
+    eo.replay = emu::parse_record_log(text).value();
+    PtyHarness h(eo);
+    REQUIRE(h.ready());
+    REQUIRE(h.pump_until([&] { return !h.all<DeviceInfo>().empty() && !h.all<DeviceInfo>().back().serial.empty(); }));
+    CHECK(h.all<DeviceInfo>().back().serial == "25805");
+    CHECK(h.all<DeviceInfo>().back().version_major == 3);
+    CHECK(h.all<DeviceInfo>().back().version_minor == 1);
+    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
+    // The driver's start-up took the first recorded dump; ask for the other 177, one by one.
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const std::size_t before = h.all<BoardDump>().size();
+        h.driver->request_board_dump();
+        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > before; }));
+        INFO("poll " << i + 2);
+        CHECK(h.all<BoardDump>().back().board == positions[i]);
+    }
+    CHECK_FALSE(h.driver->rotated());
+    // 56 distinct consecutive placements (data README), the last with a black queen on c2.
+    std::vector<BoardState> distinct;
+    for (const auto& d : h.all<BoardDump>())
+        if (distinct.empty() || !(distinct.back() == d.board)) distinct.push_back(d.board);
+    CHECK(distinct.size() == 56);
+    CHECK(distinct.back().at(Square::parse("c2")).piece == Piece::BQueen);
+    CHECK(h.session->framer_stats().garbage_bytes == 0);
+}
+
+TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver") {
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    const std::string bin = std::string(EBOARD_BIN_DIR) + "/eboard-emu";
+    const std::string fen = "4k3/8/8/8/8/8/4P3/4K3";
+    std::vector<std::string> args = {bin, "--fen", fen, "--rotated", "--fragment", "5"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    REQUIRE(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    std::string path;  // the readiness line
+    char c;
+    while (::read(out[0], &c, 1) == 1 && c != '\n') path += c;
+    ::close(out[0]);
+    REQUIRE(path.rfind("/dev/pts/", 0) == 0);
+
+    std::vector<DriverEvent> events;
+    DriverOptions opt;
+    opt.params["orientation"] = "rotated";
+    opt.params["startup-delay-ms"] = "0";
+    auto s = open_device("dgt:" + path, [&](const DriverEvent& e) { events.push_back(e); }, opt);
+    REQUIRE(s.has_value());
+    s.value()->start();
+    const auto dump = [&]() -> const BoardDump* {
+        for (const auto& e : events)
+            if (const auto* d = std::get_if<BoardDump>(&e)) return d;
+        return nullptr;
+    };
+    const Millis end = steady_now_ms() + 3000;
+    while (!dump() && steady_now_ms() < end) s.value()->poll(20);
+    REQUIRE(dump() != nullptr);
+    CHECK(dump()->board.placement() == fen);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
