@@ -1,6 +1,8 @@
 // drivers/core: URIs, serial settings, board state, registry, trace switch, TCP transport.
 #include "harness.hpp"
 
+#include "drivers/core/event_text.hpp"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -152,4 +154,20 @@ TEST_CASE("transports: clear errors for missing devices and refused connections"
     TransportSpec usb;
     usb.kind = TransportKind::Usb;
     CHECK_FALSE(open_transport(usb, SerialSettings{}).has_value());
+}
+
+TEST_CASE("event text: one stable line per event") {
+    ClockTimes t;
+    t.at_ms = 1500;
+    t.left_ms = 300000;
+    t.right_ms = 180000;
+    t.running = true;
+    t.turn = ClockSide::Left;
+    t.lever_high = ClockSide::Left;
+    CHECK(describe(t) == "clock left=300000 right=180000 running turn=left lever=left");
+    CHECK(describe(t, true) == "@1500 clock left=300000 right=180000 running turn=left lever=left");
+    CHECK(describe(SquareChanged{0, Square::parse("e4"), SquareReading::of(Piece::WPawn)}) == "square e4 P");
+    CHECK(describe(SquareChanged{0, Square::parse("e2"), SquareReading::empty()}) == "square e2 .");
+    CHECK(describe(ClockCommandDone{0, 0x0a, false, 4, "no ACK"}) == "clock_done 0a failed attempts=4 (no ACK)");
+    CHECK(describe(ClockInfo{0, ClockModel::Dgt3000, 2, 0}) == "clock_info dgt3000 2.0");
 }

@@ -3,7 +3,10 @@
 // decoded itself (its Position(64) blocks), with the recorded fragmentation.
 #include "harness.hpp"
 
+#include "drivers/core/event_text.hpp"
 #include "drivers/emu/replay.hpp"
+
+#include <cstdlib>
 
 #include <fstream>
 #include <spawn.h>
@@ -106,6 +109,34 @@ TEST_CASE("record.txt replays into its positions through the real driver") {
     CHECK(distinct.size() == 56);
     CHECK(distinct.back().at(Square::parse("c2")).piece == Piece::BQueen);
     CHECK(h.session->framer_stats().garbage_bytes == 0);
+}
+
+TEST_CASE("record.txt replay: decoded board and device events equal the checked-in file") {
+    // gpsd-style regression: the events the driver decodes from the recorded conversation are
+    // kept in tests/drivers/data/record.events; EBOARD_REGENERATE=1 rewrites that file.
+    emu::DgtEmulatorOptions eo;
+    eo.replay = emu::parse_record_log(read_file(kRecord)).value();
+    eo.clock.connected = false;  // the recording has no clock
+    PtyHarness h(eo);
+    REQUIRE(h.ready());
+    for (int i = 0; i < 177; ++i) {
+        const std::size_t before = h.all<BoardDump>().size();
+        h.driver->request_board_dump();
+        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > before; }));
+    }
+    std::string got;
+    for (const auto& e : h.events)
+        if (std::holds_alternative<BoardDump>(e) || std::holds_alternative<DeviceInfo>(e) ||
+            std::holds_alternative<SquareChanged>(e))
+            got += describe(e) + "\n";
+    const std::string path = std::string(EBOARD_TEST_DATA) + "/record.events";
+    if (std::getenv("EBOARD_REGENERATE")) {
+        std::ofstream(path, std::ios::binary) << got;
+        WARN("regenerated " << path);
+    }
+    const std::string want = read_file(path);
+    REQUIRE_FALSE(want.empty());
+    CHECK(got == want);
 }
 
 TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver") {
