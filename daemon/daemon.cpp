@@ -121,6 +121,10 @@ Expected<bool> Daemon::open() {
         log_info("client api: listening on " + config_.socket);
     }
     recorder_->add_sink([this](const Event&, const std::string& line) { server_->broadcast(line); });
+    recorder_->add_sink([this](const Event& e, const std::string&) {
+        if (std::holds_alternative<BoardEvent>(e) || std::holds_alternative<GameEvent>(e))
+            notify_status(status_text());
+    });
 
     if (simulation_) {
         recorder_->add_sink([this](const Event& e, const std::string&) {

@@ -58,6 +58,15 @@ std::string comment_text(const std::string& c) {
     return out;
 }
 
+// PGN 9.8.1 allows only a few Termination values; the exact reason goes in a comment.
+std::string termination_tag(const std::string& t) {
+    if (t == "flag" || t == "time forfeit" || t == "flag fall") return "time forfeit";
+    if (t == "rules infraction" || t == "illegal move") return "rules infraction";
+    if (t == "arbiter decision" || t == "adjudication") return "adjudication";
+    if (t == "abandoned" || t == "emergency" || t == "death" || t == "unterminated") return t;
+    return "normal";
+}
+
 } // namespace
 
 std::string clock_text(std::int64_t ms) {
@@ -89,7 +98,7 @@ std::string to_pgn(const GameRecord& g) {
         tag("SetUp", "1");
         tag("FEN", g.start_fen);
     }
-    if (!g.termination.empty()) tag("Termination", g.termination);
+    if (!g.termination.empty()) tag("Termination", termination_tag(g.termination));
     out += "\n";
 
     bool white = true;
@@ -114,6 +123,8 @@ std::string to_pgn(const GameRecord& g) {
         if (!white) ++number;
         white = !white;
     }
+    if (!g.termination.empty() && termination_tag(g.termination) != g.termination)
+        w.add("{" + comment_text(g.termination) + "}");
     w.add(g.result);
     out += w.take();
     out += "\n";

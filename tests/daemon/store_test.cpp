@@ -183,3 +183,19 @@ TEST_CASE("PGN export: an irregularity is a comment, never a move, lines stay wi
     for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 79);
     CHECK(pgn.substr(pgn.size() - 9) == " 1/2-1/2\n");
 }
+
+TEST_CASE("PGN export: Termination takes a PGN value, the exact reason goes in a comment") {
+    GameRecord g;
+    g.result = "0-1";
+    g.termination = "checkmate";
+    g.moves.push_back({1, "f3", "f2f3", "", true, std::nullopt, {}});
+    std::string pgn = to_pgn(g);
+    CHECK(pgn.find("[Termination \"normal\"]") != std::string::npos);
+    CHECK(pgn.find("1. f3 {checkmate} 0-1\n") != std::string::npos);
+    g.termination = "flag";
+    CHECK(to_pgn(g).find("[Termination \"time forfeit\"]") != std::string::npos);
+    g.termination = "rules infraction";
+    pgn = to_pgn(g);
+    CHECK(pgn.find("[Termination \"rules infraction\"]") != std::string::npos);
+    CHECK(pgn.find("{rules infraction}") == std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rules/winnable.hpp"
+#include "rules/winnable_detail.hpp"
 
 using namespace eboard;
 
@@ -104,4 +105,28 @@ TEST_CASE("5.2.1 a stalemate on the board: nobody can checkmate any more") {
 TEST_CASE("the initial position is winnable for both sides") {
     CHECK(winnability_label(Position::startpos(), WinnableMode::Full) == "WB");
     CHECK_FALSE(is_dead_position(Position::startpos()));
+}
+
+TEST_CASE("5.2.2 pieces that can never move or be taken: dead (reachability analysis)") {
+    // White's king is walled in on a1 by its b2-pawn and Black's a2/b3 pawns; the bishop runs
+    // on dark squares only and Black's pawns never move: nobody can ever give mate.
+    const std::string p = "k7/8/8/8/8/1pB5/pP6/K7 w - - 0 1";
+    CHECK(winnable_detail::reach_unwinnable(fen(p), Color::White));
+    CHECK(winnable_detail::reach_unwinnable(fen(p), Color::Black));
+    CHECK(winnability_label(fen(p), WinnableMode::Full) == "--");
+}
+
+TEST_CASE("5.2.2 a small reachable set walked completely: dead (closure search)") {
+    // White's king and h-pawn shuffle on the h-file; Black's king walks the open board.
+    const std::string p = "8/8/6p1/6P1/6PK/6P1/6PP/6k1 w - - 0 1";
+    CHECK(winnable_detail::closure_search(fen(p), Color::White, 20000, 5.0) ==
+          Winnability::Unwinnable);
+    CHECK(winnable_detail::closure_search(fen(p), Color::Black, 20000, 5.0) ==
+          Winnability::Unwinnable);
+    CHECK(winnability_label(fen(p), WinnableMode::Full) == "--");
+}
+
+TEST_CASE("the closure search finds a helpmate when one exists") {
+    CHECK(winnable_detail::closure_search(fen("7k/8/6K1/8/8/8/Q7/8 w - - 0 1"), Color::White,
+                                          20000, 5.0) == Winnability::Winnable);
 }
