@@ -129,11 +129,20 @@ TEST_CASE("FEN error: pawn on the first rank") {
 TEST_CASE("FEN error: pawn on the eighth rank") {
     CHECK(error_of("p3k3/8/8/8/8/8/8/4K3 w - - 0 1") == "pawn on the eighth rank");
 }
-TEST_CASE("FEN error: more than 8 pawns, more than 16 pieces, too many promoted pieces") {
+TEST_CASE("FEN error: more than 8 pawns of one colour") {
     CHECK(error_of("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1") == "more than 8 black pawns");
+}
+TEST_CASE("FEN error: more than 16 pieces of one colour") {
     CHECK(error_of("4k3/8/8/8/8/QQQQQQQQ/QQQQQQQQ/3QK3 w - - 0 1") == "more than 16 white pieces");
+}
+TEST_CASE("FEN error: more promoted pieces than missing pawns (3.7.5.1)") {
     CHECK(error_of("4k3/8/8/8/8/P7/QQQQQQQQ/3QK3 w - - 0 1") ==
           "too many white pieces: 1 pawns and 8 promoted pieces");
+    CHECK(error_of("k7/8/8/8/8/8/NNNNNNNN/1N2K1N1 w - - 0 1").empty()); // 8 promoted, 0 pawns
+}
+TEST_CASE("FEN error: Chess960 castling right without the king on its first rank") {
+    CHECK(error_of("1r2k1r1/8/8/8/8/8/4K3/1R4R1 w GB - 0 1", true) ==
+          "castling right without the white king on the first rank");
 }
 TEST_CASE("FEN error: bad FEN syntax is named") {
     CHECK(error_of("") == "bad FEN: empty");
