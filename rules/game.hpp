@@ -137,6 +137,10 @@ class Game {
     /// (repetition.castling): Position::key() for [23]; with the castling moves possible
     /// right now added for [05]/[01].
     [[nodiscard]] std::uint64_t repetition_key() const noexcept { return keys_.back(); }
+    /// The repetition key after each ply: [0] = the start position, [ply()] = now.
+    [[nodiscard]] const std::vector<std::uint64_t>& repetition_keys() const noexcept {
+        return keys_;
+    }
     /// The plies after which the current position stood (9.2), including now; 0 = start.
     [[nodiscard]] std::vector<int> occurrences() const;
     /// How many times the current position has appeared (1 the first time).

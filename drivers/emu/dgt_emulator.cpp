@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
+#include <sys/eventfd.h>
 #include <random>
 #include <stdexcept>
 #include <termios.h>
@@ -29,6 +30,7 @@ DgtEmulator::DgtEmulator(DgtEmulatorOptions options)
     ::fcntl(master_, F_SETFL, ::fcntl(master_, F_GETFL) | O_NONBLOCK);
     ::fcntl(master_, F_SETFD, FD_CLOEXEC);
     ::fcntl(slave_, F_SETFD, FD_CLOEXEC);
+    wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     thread_ = std::thread([this] { run(); });
 }
 
@@ -37,6 +39,12 @@ DgtEmulator::~DgtEmulator() {
     if (thread_.joinable()) thread_.join();
     if (master_ >= 0) ::close(master_);
     if (slave_ >= 0) ::close(slave_);
+    if (wake_ >= 0) ::close(wake_);
+}
+
+void DgtEmulator::wake() {
+    const std::uint64_t one = 1;
+    if (wake_ >= 0) (void)!::write(wake_, &one, sizeof one);
 }
 
 void DgtEmulator::disconnect() {
@@ -76,8 +84,14 @@ void DgtEmulator::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
 void DgtEmulator::run() {
     std::uint8_t buf[512];
     while (!stop_) {
-        pollfd p{master_, POLLIN, 0};
-        const int r = ::poll(&p, 1, 5);
+        // Wake on host bytes, on a player action (wake()), or after 5 ms for the timers.
+        pollfd fds[2] = {{master_, POLLIN, 0}, {wake_, POLLIN, 0}};
+        const int r = ::poll(fds, wake_ >= 0 ? 2 : 1, 5);
+        const pollfd& p = fds[0];
+        if (r > 0 && wake_ >= 0 && (fds[1].revents & POLLIN)) {
+            std::uint64_t n = 0;
+            (void)!::read(wake_, &n, sizeof n);
+        }
         std::vector<std::uint8_t> got;
         if (r > 0 && (p.revents & POLLIN)) {
             const ssize_t n = ::read(master_, buf, sizeof buf);
@@ -98,36 +112,57 @@ void DgtEmulator::run() {
 }
 
 void DgtEmulator::lift(Square s) {
-    const std::lock_guard lock(mutex_);
-    model_.lift(s, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.lift(s, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::place(Square s, Piece p) {
-    const std::lock_guard lock(mutex_);
-    model_.place(s, p, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.place(s, p, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::move(Square from, Square to) {
-    const std::lock_guard lock(mutex_);
-    const Millis now = steady_now_ms();
-    const Piece p = model_.position().at(from).piece;
-    model_.lift(from, now);
-    if (model_.position().at(to).occupied) model_.lift(to, now);
-    model_.place(to, p, now);
+    {
+        const std::lock_guard lock(mutex_);
+        const Millis now = steady_now_ms();
+        const Piece p = model_.position().at(from).piece;
+        model_.lift(from, now);
+        if (model_.position().at(to).occupied) model_.lift(to, now);
+        model_.place(to, p, now);
+    }
+    wake();
 }
 void DgtEmulator::set_position(const BoardState& b) {
-    const std::lock_guard lock(mutex_);
-    model_.set_position(b, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.set_position(b, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::press_lever(ClockSide side) {
-    const std::lock_guard lock(mutex_);
-    model_.press_lever(side, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.press_lever(side, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::press_button(int button) {
-    const std::lock_guard lock(mutex_);
-    model_.press_button(button, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.press_button(button, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::set_clock_connected(bool connected) {
-    const std::lock_guard lock(mutex_);
-    model_.set_clock_connected(connected, steady_now_ms());
+    {
+        const std::lock_guard lock(mutex_);
+        model_.set_clock_connected(connected, steady_now_ms());
+    }
+    wake();
 }
 void DgtEmulator::set_drop_acks(int n) {
     const std::lock_guard lock(mutex_);

@@ -63,6 +63,7 @@ class DgtEmulator {
 
   private:
     void run();
+    void wake();  // lets the service thread report a player action at once
     void write_out(std::vector<std::vector<std::uint8_t>> chunks);
 
     mutable std::mutex mutex_;
@@ -70,7 +71,7 @@ class DgtEmulator {
     DgtBoardEmu model_;
     std::size_t fragment_max_;
     unsigned seed_;
-    int master_ = -1, slave_ = -1;
+    int master_ = -1, slave_ = -1, wake_ = -1;
     std::string slave_path_;
     std::atomic<bool> stop_{false};
     std::thread thread_;

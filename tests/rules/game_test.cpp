@@ -168,6 +168,10 @@ TEST_CASE("9.2 threefold repetition needs the same possible moves: an en passant
         CHECK(v.valid);
         CHECK(v.article == "9.2");
         CHECK(v.occurrences == std::vector<int>{8, 12, 16});
+        const auto& keys = g.repetition_keys();
+        REQUIRE(keys.size() == 17);
+        CHECK(keys[4] != keys[8]);
+        CHECK(keys[8] == keys[16]);
     }
     SECTION("an en passant capture that is illegal (pinned pawn) changes nothing") {
         // White king a5, pawn b5; after ...c7-c5 bxc6 e.p. would open the 5th rank to the
