@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/support/test_io.hpp"
+
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -64,30 +66,20 @@ struct Harness {
 
 struct Client {
     int fd = -1;
-    std::string buf;
+    eboard::test::FdLineReader reader{-1};
     explicit Client(const std::string& path) {
         fd = socket(AF_UNIX, SOCK_STREAM, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
         std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
         REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+        reader = eboard::test::FdLineReader(fd);
     }
     ~Client() { close(fd); }
     void send(const std::string& s) { REQUIRE(write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
     // Blocks until a whole line arrived ("" if the server hung up).
     std::string line() {
-        for (;;) {
-            const auto nl = buf.find('\n');
-            if (nl != std::string::npos) {
-                std::string l = buf.substr(0, nl);
-                buf.erase(0, nl + 1);
-                return l;
-            }
-            char c[4096];
-            const ssize_t n = read(fd, c, sizeof c);
-            if (n <= 0) return "";
-            buf.append(c, static_cast<std::size_t>(n));
-        }
+        return reader.line();
     }
     ojson json() { return ojson::parse(line()); }
 };

@@ -4,6 +4,8 @@
 // (Art. 7.5.5, FIDE Laws 2023). Waits are on events and on the emulator's state, never sleeps.
 #include <catch2/catch.hpp>
 
+#include "tests/support/test_io.hpp"
+
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -25,29 +27,21 @@ namespace {
 
 struct Line {
     int fd = -1;
-    std::string buf;
+    eboard::test::FdLineReader reader{-1};
     explicit Line(const std::string& path) {
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
         std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
         REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+        reader = eboard::test::FdLineReader(fd);
     }
     ~Line() { close(fd); }
     void send(const std::string& s) { REQUIRE(write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
     ojson next() {
-        for (;;) {
-            const auto nl = buf.find('\n');
-            if (nl != std::string::npos) {
-                std::string l = buf.substr(0, nl);
-                buf.erase(0, nl + 1);
-                return ojson::parse(l);
-            }
-            char c[4096];
-            const ssize_t n = read(fd, c, sizeof c);
-            REQUIRE(n > 0);
-            buf.append(c, static_cast<std::size_t>(n));
-        }
+        const std::string l = reader.line();
+        REQUIRE(!l.empty()); // "" = the daemon hung up
+        return ojson::parse(l);
     }
     // The next object of class `cls` (others skipped).
     ojson next_of(const std::string& cls) {

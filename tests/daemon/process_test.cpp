@@ -3,6 +3,8 @@
 // source game. Processes are waited for by their output or their exit, never by sleeping.
 #include <catch2/catch.hpp>
 
+#include "tests/support/test_io.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -40,7 +42,7 @@ struct TempDir {
 struct Child {
     pid_t pid = -1;
     int out = -1;
-    std::string buf;
+    eboard::test::FdLineReader reader{-1};
 
     explicit Child(std::vector<std::string> args, std::string notify_socket = "") {
         int p[2];
@@ -65,6 +67,7 @@ struct Child {
         }
         close(p[1]);
         out = p[0];
+        reader = eboard::test::FdLineReader(out);
     }
     ~Child() {
         if (pid > 0) {
@@ -75,18 +78,7 @@ struct Child {
     }
     // The next stdout line; "" at EOF.
     std::string line() {
-        for (;;) {
-            const auto nl = buf.find('\n');
-            if (nl != std::string::npos) {
-                std::string l = buf.substr(0, nl);
-                buf.erase(0, nl + 1);
-                return l;
-            }
-            char c[4096];
-            const ssize_t n = read(out, c, sizeof c);
-            if (n <= 0) return "";
-            buf.append(c, static_cast<std::size_t>(n));
-        }
+        return reader.line();
     }
     int wait_exit() {
         int status = 0;
@@ -96,12 +88,7 @@ struct Child {
     }
 };
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using eboard::test::slurp;
 
 std::vector<std::string> sans(const eboard::GameRecord& g) {
     std::vector<std::string> out;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/support/test_io.hpp"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,12 +43,7 @@ MoveEvent move(const std::string& game, int ply, const char* san, const char* uc
     return m;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using eboard::test::slurp;
 
 } // namespace
 

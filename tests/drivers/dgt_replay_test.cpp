@@ -5,6 +5,7 @@
 
 #include "drivers/core/event_text.hpp"
 #include "drivers/emu/replay.hpp"
+#include "tests/support/test_io.hpp"
 
 #include <cstdlib>
 
@@ -20,13 +21,6 @@ using namespace eboard::drivers;
 using namespace eboard::drivers::test;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 /// The app's own decoding: `Position(64) [Map] {` blocks of `'a8' => { role: 'rook', color:
 /// 'black' },` or `'e4' => null,` lines, a8..h1.
@@ -64,7 +58,7 @@ const std::string kRecord = std::string(EBOARD_SHARED_DATA) + "/dgt/record.txt";
 } // namespace
 
 TEST_CASE("record.txt parses into 181 writes and 1856 chunks") {
-    const auto ex = emu::parse_record_log(read_file(kRecord));
+    const auto ex = emu::parse_record_log(eboard::test::slurp(kRecord));
     REQUIRE(ex.has_value());
     CHECK(ex->size() == 181);
     std::size_t chunks = 0, bytes = 0, dumps = 0;
@@ -81,7 +75,7 @@ TEST_CASE("record.txt parses into 181 writes and 1856 chunks") {
 }
 
 TEST_CASE("record.txt replays into its positions through the real driver") {
-    const std::string text = read_file(kRecord);
+    const std::string text = eboard::test::slurp(kRecord);
     const auto positions = app_positions(text);
     REQUIRE(positions.size() == 177);
     emu::DgtEmulatorOptions eo;
@@ -115,7 +109,7 @@ TEST_CASE("record.txt replay: decoded board and device events equal the checked-
     // gpsd-style regression: the events the driver decodes from the recorded conversation are
     // kept in tests/drivers/data/record.events; EBOARD_REGENERATE=1 rewrites that file.
     emu::DgtEmulatorOptions eo;
-    eo.replay = emu::parse_record_log(read_file(kRecord)).value();
+    eo.replay = emu::parse_record_log(eboard::test::slurp(kRecord)).value();
     eo.clock.connected = false;  // the recording has no clock
     PtyHarness h(eo);
     REQUIRE(h.ready());
@@ -134,7 +128,7 @@ TEST_CASE("record.txt replay: decoded board and device events equal the checked-
         std::ofstream(path, std::ios::binary) << got;
         WARN("regenerated " << path);
     }
-    const std::string want = read_file(path);
+    const std::string want = eboard::test::slurp(path);
     REQUIRE_FALSE(want.empty());
     CHECK(got == want);
 }

@@ -4,6 +4,8 @@
 #include "rules/pgn.hpp"
 
 #include <catch2/catch.hpp>
+
+#include "tests/support/test_io.hpp"
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,12 +14,7 @@ using namespace eboard;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using eboard::test::slurp;
 
 struct Counts {
     int games = 0;
