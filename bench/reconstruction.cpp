@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
         std::size_t step = (!all && std::strcmp(f, "lichess-db-sample.pgn") == 0) ? 5 : 1;
         for (std::size_t gi = 0; gi < list.size(); gi += step) {
             const PgnGame& g = list[gi];
-            std::vector<Move> moves = g.moves();
-            if (moves.size() != g.san.size()) continue;
+            const std::vector<Move>& moves = g.moves;
             Position start = g.start();
             for (int variant = 0; variant < 2; ++variant) {
                 HandlingOptions o;

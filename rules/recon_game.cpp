@@ -32,14 +32,47 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
     return r;
 }
 
-MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
-    if (cfg.can_mate) return cfg.can_mate(p, side);
-    switch (can_checkmate(p, side, WinnableMode::Quick)) {
+namespace {
+
+MateAbility ability(Winnability w) {
+    switch (w) {
     case Winnability::Winnable: return MateAbility::Can;
     case Winnability::Unwinnable: return MateAbility::Cannot;
     case Winnability::Undetermined: break;
     }
     return MateAbility::Unknown;
+}
+
+/// Every pawn stands blocked by an opposing pawn right in front of it (at least one pair): the
+/// pawn structure of most dead positions that material alone does not prove.
+bool pawns_rammed(const Position& p) {
+    Bitboard wp = p.pieces(Color::White, PieceType::Pawn);
+    Bitboard bp = p.pieces(Color::Black, PieceType::Pawn);
+    return wp != 0 && ((wp << 8) & ~bp) == 0 && ((bp >> 8) & ~wp) == 0;
+}
+
+/// The pawn structure and the material of p, as one number (non-zero).
+std::uint64_t structure_signature(const Position& p) {
+    std::uint64_t h = p.pieces(Color::White, PieceType::Pawn) * 0x9E3779B97F4A7C15ull;
+    h ^= p.pieces(Color::Black, PieceType::Pawn) * 0xC2B2AE3D27D4EB4Full;
+    for (Color c : {Color::White, Color::Black})
+        for (PieceType t : {PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen})
+            h = h * 31 + static_cast<std::uint64_t>(count(p.pieces(c, t)));
+    // Bishops on light and dark squares differ in what they can reach.
+    h = h * 31 + static_cast<std::uint64_t>(count(p.pieces(PieceType::Bishop) & 0x55AA55AA55AA55AAull));
+    return h | 1;
+}
+
+} // namespace
+
+MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
+    if (cfg.can_mate) return cfg.can_mate(p, side);
+    return ability(can_checkmate(p, side, WinnableMode::Quick));
+}
+
+MateAbility Reconstructor::Impl::mate_ability_deep(const Position& p, Color side) const {
+    if (cfg.can_mate_deep) return cfg.can_mate_deep(p, side);
+    return ability(can_checkmate(p, side, WinnableMode::Full));
 }
 
 void Reconstructor::Impl::describe(int ply, std::string& uci, std::string& fen) {
@@ -56,7 +89,7 @@ void Reconstructor::Impl::set_mismatch_clear() {
     if (mismatch_alerted) {
         AlertEvent a;
         a.kind = AlertKind::PositionMismatch;
-        a.article = "7.4";
+        a.article = mismatch_article;
         a.cleared = true;
         a.ply = static_cast<int>(hist.size()) - 1;
         a.text = "the board matches the game again";
@@ -89,6 +122,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     mismatch_alerted = false;
     mismatch_since = -1;
     fifty_alerted = false;
+    dead_checked = 0;
     game = true;
     ended = false;
     out.emplace_back(GameEvent{now, true, pos->fen(), rotated, number});
@@ -259,6 +293,22 @@ bool Reconstructor::Impl::replace_last() {
         if (!seen) t.push_back(x);
     }
     touches = std::move(t);
+    if (old.kind() == Move::Kind::Promotion && !old_assumed &&
+        m->kind() == Move::Kind::Promotion && m->from() == old.from() && m->to() == old.to() &&
+        m->promotion_type() != old.promotion_type()) {
+        // [05] 4.4 d, [23] 4.4.4: the choice was final once the new piece touched the square.
+        // The board's piece is recorded (as for a castling against 4.4.2); the arbiter decides.
+        AlertEvent a;
+        a.kind = AlertKind::TouchMove;
+        a.article = "4.4";
+        a.player = pos->side_to_move();
+        a.ply = static_cast<int>(hist.size());
+        a.squares = bit_of(old.to());
+        a.text = std::string("4.4.4: the promotion piece ") +
+                 piece_to_char(make_piece(a.player, old.promotion_type())) + " touched " +
+                 old.to().name() + " first; the choice was final";
+        alert(a);
+    }
     make(*m, assumed, true);
     return true;
 }
@@ -348,6 +398,8 @@ void Reconstructor::Impl::game_end_checks() {
     if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
         mate_ability(*pos, Color::Black) == MateAbility::Cannot)
         return end_game("1/2-1/2", "dead position", r.article_dead);
+    dead_suspicion();
+    if (ended) return;
     int ply = static_cast<int>(hist.size()) - 1;
     if (reps >= r.claim_repetitions) {
         AlertEvent a;
@@ -370,6 +422,35 @@ void Reconstructor::Impl::game_end_checks() {
                  " moves by each player were made without a pawn move or a capture";
         alert(a);
     }
+}
+
+// Art. 5.2.2 (laws.md sections 3 and 18): a game ends for a dead position only when that is
+// proven; a position that may be dead goes to the arbiter. The quick check after every move
+// proves material draws and simple locked pawn chains. Beyond it, a locked pawn structure on
+// which the players have shuffled pieces for dead_suspect_moves moves each is examined in
+// depth, once per structure and material (the full check may take a good part of a second):
+// proven dead ends the game, undecided raises dead_position, winnable stays silent.
+void Reconstructor::Impl::dead_suspicion() {
+    int n = cfg.rules.dead_suspect_moves;
+    if (n <= 0 || pos->halfmove_clock() < 2 * n || !pawns_rammed(*pos)) return;
+    std::uint64_t sig = structure_signature(*pos);
+    if (sig == dead_checked) return;
+    dead_checked = sig;
+    MateAbility white = mate_ability_deep(*pos, Color::White);
+    if (white == MateAbility::Can) return;
+    MateAbility black = mate_ability_deep(*pos, Color::Black);
+    if (black == MateAbility::Can) return;
+    if (white == MateAbility::Cannot && black == MateAbility::Cannot)
+        return end_game("1/2-1/2", "dead position", cfg.rules.article_dead);
+    AlertEvent a;
+    a.kind = AlertKind::DeadPosition;
+    a.article = cfg.rules.article_dead;
+    a.ply = static_cast<int>(hist.size()) - 1;
+    a.player = pos->side_to_move();
+    a.text = "the pawns are locked and " + std::to_string(n) +
+             " moves by each player went by without a capture or pawn move: the position may "
+             "be dead, which could not be proven";
+    alert(a);
 }
 
 void Reconstructor::Impl::takeback(int ply) {
@@ -476,7 +557,7 @@ bool Reconstructor::Impl::out_of_turn() {
     if (!m) return false;
     Color who = ~pos->side_to_move();
     if (cfg.rules.next_move_completes || !cfg.clock) complete_all(who, Completion::NextMove);
-    illegal(who, cfg.rules.article_illegal, "a move out of turn", diff_squares(*pos));
+    illegal(who, illegal_article(), "a move out of turn", diff_squares(*pos));
     return true;
 }
 
@@ -491,11 +572,12 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
     a.count = n;
     a.ply = static_cast<int>(hist.size());
     a.squares = squares;
-    const auto& ladder = cfg.rules.illegal_ladder;
+    const auto& ladder = quickplay ? cfg.rules.illegal_ladder_quickplay : cfg.rules.illegal_ladder;
     if (!ladder.empty()) {
         a.penalty = ladder[static_cast<std::size_t>(std::min<int>(n, static_cast<int>(ladder.size())) - 1)];
-        if (a.penalty == "loss" && cfg.rules.loss_draw_if_cannot_mate &&
-            mate_ability(*pos, ~who) == MateAbility::Cannot)
+        // [23] 7.5.5, [05] C3: not a loss (nor a win claim) when the opponent cannot mate.
+        if ((a.penalty == "loss" || a.penalty == "win-claim") &&
+            cfg.rules.loss_draw_if_cannot_mate && mate_ability(*pos, ~who) == MateAbility::Cannot)
             a.penalty = "draw";
     }
     a.text = text;
@@ -522,7 +604,7 @@ void Reconstructor::Impl::quiet_checks() {
     // an opponent's capture out of turn would look the same.
     if (!in_progress(*pos) && out_of_turn()) return;
     if (cfg.illegal_immediate && !in_progress(*pos))
-        illegal(pos->side_to_move(), cfg.rules.article_illegal, "an illegal move was made",
+        illegal(pos->side_to_move(), illegal_article(), "an illegal move was made",
                 diff_squares(*pos));
 }
 

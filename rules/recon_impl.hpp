@@ -121,6 +121,9 @@ struct Reconstructor::Impl {
     bool await_restore = false;       ///< after an illegal move: the position must come back
     bool illegal_episode = false;     ///< an illegal move of this episode was already alerted
     bool fifty_alerted = false;
+    std::string mismatch_article;     ///< of the raised position_mismatch (for its clearing)
+    bool quickplay = false;           ///< in a quickplay finish (ReconConfig::quickplay_finish)
+    std::uint64_t dead_checked = 0;   ///< pawn structure and material last examined in depth
     Color start_stm = Color::White;
 
     // reconstruction.cpp
@@ -163,6 +166,7 @@ struct Reconstructor::Impl {
     void complete(int ply, Completion how);
     void complete_all(Color by, Completion how);
     void game_end_checks();
+    void dead_suspicion();
     void end_game(const std::string& result, const std::string& termination,
                   const std::string& article);
     void takeback(int ply);
@@ -175,7 +179,12 @@ struct Reconstructor::Impl {
     void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
     void set_mismatch_clear();
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;
+    [[nodiscard]] MateAbility mate_ability_deep(const Position& p, Color side) const;
     [[nodiscard]] Color ply_color(int ply) const noexcept;
+    /// The article of an illegal move: the quickplay finish's when in one ([01] 10.3).
+    [[nodiscard]] const std::string& illegal_article() const noexcept {
+        return quickplay ? cfg.rules.article_illegal_quickplay : cfg.rules.article_illegal;
+    }
     void describe(int ply, std::string& uci, std::string& fen);
     void alert(AlertEvent a);
     [[nodiscard]] PlyRecord record(Move m, bool assumed) const;
