@@ -112,6 +112,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     ply_base = 0;
     stood.reset();
     illegal_counts = {};
+    illegal_counts_qpf = {};
     successors(*pos, succ);
     succ_prev.clear();
     reset_evidence();
@@ -565,6 +566,11 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
                                   Bitboard squares) {
     int& n = illegal_counts[static_cast<std::size_t>(who)];
     ++n;
+    int& q = illegal_counts_qpf[static_cast<std::size_t>(who)];
+    if (quickplay) ++q;
+    // The rung: the player's count in the game, or, where only the quickplay finish punishes
+    // illegal moves ([01] 10.3: "the first two illegal moves" there), his count in it.
+    int rung = quickplay && cfg.rules.illegal_ladder.empty() ? q : n;
     AlertEvent a;
     a.kind = AlertKind::IllegalMove;
     a.article = article;
@@ -574,7 +580,7 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
     a.squares = squares;
     const auto& ladder = quickplay ? cfg.rules.illegal_ladder_quickplay : cfg.rules.illegal_ladder;
     if (!ladder.empty()) {
-        a.penalty = ladder[static_cast<std::size_t>(std::min<int>(n, static_cast<int>(ladder.size())) - 1)];
+        a.penalty = ladder[static_cast<std::size_t>(std::min<int>(rung, static_cast<int>(ladder.size())) - 1)];
         // [23] 7.5.5, [05] C3: not a loss (nor a win claim) when the opponent cannot mate.
         if ((a.penalty == "loss" || a.penalty == "win-claim") &&
             cfg.rules.loss_draw_if_cannot_mate && mate_ability(*pos, ~who) == MateAbility::Cannot)

@@ -88,6 +88,7 @@ struct Reconstructor::Impl {
     std::optional<Position> stood;      ///< the position after an illegal move, if it may stand
     Square stood_from, stood_to;
     std::array<int, 2> illegal_counts{};
+    std::array<int, 2> illegal_counts_qpf{};  ///< of them, in the quickplay finish ([01] 10.3)
     std::vector<Successor> succ;        ///< legal moves of *pos
     std::vector<Successor> succ_prev;   ///< legal moves before the last made move
     bool has_times = false;

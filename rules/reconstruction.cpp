@@ -83,7 +83,11 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
         }
     } else if (const auto* btn = std::get_if<ClockButton>(&e)) {
         if (game && !ended) {
-            bool can_promote = false;
+            // A pawn of the side to move can promote, or a promotion made is not completed yet
+            // (its piece may still be exchanged, 4.4.4; choose() decides).
+            int made = static_cast<int>(hist.size()) - 1;
+            bool can_promote =
+                made > completed && hist.back().move.kind() == Move::Kind::Promotion;
             for (const Successor& s : succ)
                 if (s.m.kind() == Move::Kind::Promotion) can_promote = true;
             if (can_promote) (void)choose(Reconstructor::promotion_for_button(btn->button));

@@ -45,7 +45,9 @@ struct ReconRules {
     /// Empty = no penalty ([01] standard play). [23] 7.5.5: +2min, then loss.
     std::vector<std::string> illegal_ladder{"+2min", "loss"};
     /// The same in a quickplay finish (ReconConfig::quickplay_finish): [01] 10.3 +2min, +2min,
-    /// loss where standard play has none; the other editions repeat illegal_ladder.
+    /// loss where standard play has none; the other editions repeat illegal_ladder. When
+    /// illegal_ladder is empty, the rung is the player's count of illegal moves in the
+    /// quickplay finish, else his count in the whole game.
     std::vector<std::string> illegal_ladder_quickplay{"+2min", "loss"};
     /// A "loss" (or a "win-claim", [05] C3) becomes "draw" when the opponent cannot mate
     /// ([23] 7.5.5).

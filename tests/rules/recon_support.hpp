@@ -154,4 +154,42 @@ inline std::vector<Move> moves_from_uci(const Position& start, const std::string
 
 inline Square sq(const char* name) { return Square::parse(name); }
 
+/// Handling without variety: no slides, bounces, adjusting or varied orders.
+inline HandlingOptions plain_hands(bool identity) {
+    HandlingOptions o;
+    o.identity = identity;
+    o.vary_orders = o.slides = o.bounce = o.jadoube = false;
+    return o;
+}
+
+/// A reconstructor and a pair of plain hands over one board.
+struct Board {
+    Run r;
+    BoardHands h;
+    explicit Board(ReconConfig cfg = {}, bool identity = false)
+        : r(std::move(cfg)), h(plain_hands(identity)) {}
+    /// Sets up the standard start position, or `fen` as an arbiter's start.
+    void start(const char* fen = nullptr) {
+        Position p = fen ? std::move(Position::from_fen(fen).value()) : Position::startpos();
+        if (fen) r.take(r.rec.start_game(p, h.now()));
+        h.setup(p);
+        h.wait(400);
+        r.feed(h);
+    }
+    /// The piece on `from` to `to`, then (if `press`) the clock pressed by `c`.
+    void move(const char* from, const char* to, Color c, bool press = true) {
+        h.shift(sq(from), sq(to), 200);
+        h.wait(100);
+        if (press) finish(c);
+        else r.feed(h);
+    }
+    /// The clock pressed by `c`.
+    void finish(Color c) {
+        h.wait(100);
+        h.press(c);
+        h.wait(100);
+        r.feed(h);
+    }
+};
+
 } // namespace eboard::test
