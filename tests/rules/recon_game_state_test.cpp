@@ -284,7 +284,7 @@ TEST_CASE("5.2.2 a locked position proven dead by the in-depth check ends the ga
     }
 }
 
-TEST_CASE("5.2.2 a rule profile without the in-depth check never alerts (dead_suspect_moves 0)") {
+TEST_CASE("5.2.2 dead_suspect_moves 0 turns the in-depth check and its alert off") {
     ReconConfig cfg;
     cfg.rules.dead_suspect_moves = 0;
     cfg.can_mate_deep = [](const Position&, Color) {

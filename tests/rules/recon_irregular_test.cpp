@@ -203,7 +203,7 @@ TEST_CASE("6.2.1 the next move completes an uncompleted one, and is itself a mov
     }
 }
 
-TEST_CASE("moving out of turn is an illegal move") {
+TEST_CASE("7.5.1 moving out of turn is an illegal move") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Board b({}, id);
