@@ -1,7 +1,8 @@
 // Internal state of the Reconstructor (rules/reconstruction.hpp), shared by its .cpp files:
 // reconstruction.cpp (inputs, bounce filter, timers), recon_match.cpp (board against legal
 // moves), recon_touch.cpp (Art. 4.3/4.4), recon_game.cpp (moves made/completed, game state,
-// irregularities). Not a public header.
+// irregularities), recon_end.cpp (end of the game, draws, dead positions), recon_stands.cpp
+// (A.5.2). Not a public header.
 #pragma once
 
 #include <array>
@@ -158,7 +159,7 @@ struct Reconstructor::Impl {
     // recon_touch.cpp
     void check_touch_move(const Position& p, Move m, const std::vector<Touch>& t);
 
-    // recon_game.cpp
+    // recon_game.cpp (and recon_end.cpp: game_end_checks .. kings_signal, mate_ability*)
     void evaluate();
     void quiet_checks();
     bool try_start(bool during_game);

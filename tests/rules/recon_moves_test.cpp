@@ -1,5 +1,6 @@
-// Reconstruction of ordinary moves, captures, castling, en passant and promotion from lifts and
-// placements (Art. 4.7; laws.md section 4.3), on occupancy-only and identity boards.
+// Reconstruction of ordinary moves, captures, castling and en passant from lifts and placements
+// (Art. 4.7; laws.md section 4.3), slides, bounce and DGT scan order, on occupancy-only and
+// identity boards. Promotion is in recon_promotion_test.cpp.
 #include <catch2/catch.hpp>
 
 #include "recon_support.hpp"
@@ -7,35 +8,10 @@
 using namespace eboard;
 using namespace eboard::test;
 
-namespace {
-
-HandlingOptions occupancy() {
-    HandlingOptions o;
-    o.vary_orders = false;
-    o.slides = o.bounce = o.jadoube = false;
-    return o;
-}
-HandlingOptions identity() {
-    HandlingOptions o = occupancy();
-    o.identity = true;
-    return o;
-}
-
-/// Sets up `fen` and starts the game there (an arbiter's position).
-void start_at(Run& r, BoardHands& h, const char* fen, bool chess960 = false) {
-    Position p = std::move(Position::from_fen(fen, chess960).value());
-    r.take(r.rec.start_game(p, h.now()));
-    h.setup(p);
-    h.wait(400);
-    r.feed(h);
-}
-
-} // namespace
-
 TEST_CASE("4.7 a move is made when the piece is released and completed when the clock is pressed") {
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         h.setup(Position::startpos());
         h.wait(300);
         r.feed(h);
@@ -61,7 +37,7 @@ TEST_CASE("4.7 a move is made when the piece is released and completed when the 
 TEST_CASE("4.7.1 capture with the captured piece removed first") {
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
         h.lift(sq("d5"));
         h.wait(200);
@@ -82,7 +58,7 @@ TEST_CASE("4.7.1 capture with the capturing piece lifted first and the captured 
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
         h.lift(sq("e4"));
         h.wait(200);
@@ -109,7 +85,7 @@ TEST_CASE("4.7.1 a captured piece put back while the capturer is held is no capt
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
         h.lift(sq("d5"));
         h.wait(200);
@@ -132,7 +108,7 @@ TEST_CASE("4.7.1 a captured piece put back while the capturer is held is no capt
 }
 
 TEST_CASE("4.7.1 capture on an identity board whose captured square changes identity directly") {
-    HandlingOptions o = identity();
+    HandlingOptions o = plain_hands(true);
     Run r;
     BoardHands h(o);
     start_at(r, h, "rnbqkb1r/pppppppp/8/8/2n5/1B6/PPPP1PPP/RNBQK1NR w KQkq - 0 1");
@@ -151,7 +127,7 @@ TEST_CASE("3.8 castling king first, rook first-then-alert, and both lifted") {
         for (bool id : {false, true}) {
             INFO("identity " << id);
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen);
             h.shift(sq("e1"), sq("g1"), 200);
             h.wait(400);  // the king alone on g1 is not a move
@@ -170,7 +146,7 @@ TEST_CASE("3.8 castling king first, rook first-then-alert, and both lifted") {
         for (bool id : {false, true}) {
             INFO("identity " << id);
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen);
             h.lift(sq("e1"));
             h.wait(100);
@@ -191,7 +167,7 @@ TEST_CASE("3.8 castling king first, rook first-then-alert, and both lifted") {
         for (bool id : {false, true}) {
             INFO("identity " << id);
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen);
             h.shift(sq("h1"), sq("f1"), 200);
             h.wait(100);
@@ -212,7 +188,7 @@ TEST_CASE("Guidelines II Chess960 castling: rook-only castling with the king off
         INFO("identity " << id);
         // King g1, rook h1: 0-0 leaves the king on g1 and brings the rook to f1.
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
         h.lift(sq("g1"));
         h.wait(200);
@@ -232,7 +208,7 @@ TEST_CASE("Guidelines II Chess960 rook-only castling without lifting the king: t
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
         h.shift(sq("h1"), sq("f1"), 200);
         h.wait(100);
@@ -248,7 +224,7 @@ TEST_CASE("Guidelines II Chess960 king-only castling: the king jumps over the ro
         INFO("identity " << id);
         // King e1, rook f1: 0-0 moves only the king, to g1.
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", true);
         h.shift(sq("e1"), sq("g1"), 150);
         h.wait(100);
@@ -264,7 +240,7 @@ TEST_CASE("Guidelines II Chess960 castling: king and rook swapping squares") {
     // King f1, rook g1: 0-0 puts the king on g1 and the rook on f1.
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/5KR1 w G - 0 1", true);
         h.lift(sq("f1"));
         h.wait(150);
@@ -287,7 +263,7 @@ TEST_CASE("Guidelines II a one-square king move stays provisional until the rook
         INFO("identity " << id);
         // King f1, rook h1: Kg1 is a move, and also the first half of 0-0.
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/5K1R w H - 0 1", true);
         h.shift(sq("f1"), sq("g1"), 150);
         h.wait(100);
@@ -309,7 +285,7 @@ TEST_CASE("Guidelines II Chess960 queenside: a one-square king move is a king mo
         for (bool id : {false, true}) {
             INFO("how " << how << " identity " << id);
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen, true);
             if (how == 2) {  // both lifted, the rook put down first
                 h.lift(sq("b1"));
@@ -340,7 +316,7 @@ TEST_CASE("3.7.4 en passant in every order") {
     for (int order = 0; order < 3; ++order) {
         for (bool id : {false, true}) {
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen);
             if (order == 0) {
                 h.shift(sq("e5"), sq("f6"), 150);
@@ -368,220 +344,12 @@ TEST_CASE("3.7.4 en passant in every order") {
     }
 }
 
-TEST_CASE("4.7.3 promotion with the pawn removed first or the new piece placed first") {
-    const char* fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-    for (bool piece_first : {false, true}) {
-        for (bool id : {false, true}) {
-            Run r;
-            BoardHands h(id ? identity() : occupancy());
-            start_at(r, h, fen);
-            if (piece_first) {
-                h.place(sq("a8"), Piece::WQueen);
-                h.wait(150);
-                h.lift(sq("a7"));
-            } else {
-                h.lift(sq("a7"));
-                h.wait(800);
-                h.place(sq("a8"), Piece::WQueen);
-            }
-            h.wait(100);
-            h.press(Color::White);
-            h.wait(50);
-            r.feed(h);
-            REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-            REQUIRE(r.irregularities() == 0);
-        }
-    }
-}
-
-TEST_CASE("4.7.3 promotion with the pawn first put on the promotion square") {
-    // (The black pawn keeps K+N against K from being a dead position.)
-    const char* fen = "4k3/P6p/8/8/8/8/8/4K3 w - - 0 1";
-    SECTION("identity board: the pawn on the last rank is not a move made") {
-        Run r;
-        BoardHands h(identity());
-        start_at(r, h, fen);
-        h.shift(sq("a7"), sq("a8"), 150);
-        h.wait(600);
-        r.feed(h);
-        REQUIRE(r.made.empty());  // a pawn on the last rank is not a move made
-        h.lift(sq("a8"));
-        h.wait(500);
-        h.place(sq("a8"), Piece::WKnight);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-        REQUIRE(r.irregularities() == 0);
-    }
-    SECTION("occupancy-only board: an assumed queen, replaced by the piece chosen meanwhile") {
-        // The board cannot tell the pawn from a queen: after the settle time a7a8=Q is made,
-        // marked assumed. The pawn is taken off, the knight chosen by clock button while the
-        // square is empty, the knight put down: the move made becomes a7a8=N.
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, fen);
-        h.shift(sq("a7"), sq("a8"), 150);
-        h.wait(600);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        h.lift(sq("a8"));
-        h.wait(300);
-        h.button(3);
-        h.wait(300);
-        h.place(sq("a8"), Piece::WKnight);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-        CHECK(r.replaced == 1);
-        REQUIRE(r.completed == std::vector<int>{1});
-        REQUIRE(r.irregularities() == 0);
-    }
-}
-
-TEST_CASE("4.4.4 identity board: the promotion piece is final once it touched the square") {
-    // A knight put on a8, then exchanged for a queen before the press: the board's piece is
-    // recorded and the arbiter told (touch_move 4.4).
-    Run r;
-    BoardHands h(identity());
-    start_at(r, h, "4k3/P6p/8/8/8/8/8/4K3 w - - 0 1");
-    h.lift(sq("a7"));
-    h.wait(400);
-    h.place(sq("a8"), Piece::WKnight);
-    h.wait(400);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-    h.lift(sq("a8"));
-    h.wait(300);
-    h.place(sq("a8"), Piece::WQueen);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-    REQUIRE(r.count(AlertKind::TouchMove) == 1);
-    CHECK(r.alerts[0].article == "4.4");
-    CHECK(r.alerts[0].squares == bb(sq("a8")));
-}
-
-TEST_CASE("4.7.3 underpromotion on an identity board takes the piece the board sees") {
-    Run r;
-    BoardHands h(identity());
-    start_at(r, h, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    h.lift(sq("b8"));
-    h.wait(150);
-    h.lift(sq("a7"));
-    h.wait(600);
-    h.place(sq("b8"), Piece::WRook);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"a7b8r"});
-}
-
-TEST_CASE("4.4.4 occupancy-only promotion: queen assumed, or the piece chosen by clock button") {
-    SECTION("assumed queen") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(600);
-        h.place(sq("a8"), Piece::WQueen);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        bool assumed = false;
-        for (const ReconEvent& e : r.all)
-            if (const auto* m = std::get_if<MoveEvent>(&e)) assumed = assumed || m->promotion_assumed;
-        CHECK(assumed);
-    }
-    SECTION("knight by button before the piece touches the square") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(300);
-        h.button(3);
-        h.wait(300);
-        h.place(sq("a8"), Piece::WKnight);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-    }
-    SECTION("a rook by client command (Reconstructor::choose_promotion) before it is placed") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(300);
-        r.feed(h);
-        CHECK(r.rec.choose_promotion(PieceType::Rook, h.now()));
-        h.wait(300);
-        h.place(sq("a8"), Piece::WRook);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8r"});
-        for (const ReconEvent& e : r.all)
-            if (const auto* m = std::get_if<MoveEvent>(&e)) CHECK_FALSE(m->promotion_assumed);
-    }
-    SECTION("a choice while the assumed queen's square is empty again replaces it") {
-        // The queen was assumed, not chosen: the player is exchanging pieces, and the new one
-        // has not touched the square yet (4.4.4). (The black pawn keeps K+B v K alive.)
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P6p/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(300);
-        h.place(sq("a8"), Piece::WQueen);
-        h.wait(500);
-        h.lift(sq("a8"));
-        h.wait(200);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        CHECK(r.rec.choose_promotion(PieceType::Bishop, h.now()));
-        h.wait(200);
-        h.place(sq("a8"), Piece::WBishop);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8b"});
-        REQUIRE(r.irregularities() == 0);
-    }
-    SECTION("a choice after the piece stands on the square is refused") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(300);
-        h.place(sq("a8"), Piece::WQueen);
-        h.wait(500);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        CHECK_FALSE(r.rec.choose_promotion(PieceType::Knight, h.now()));
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-    }
-}
-
 TEST_CASE("sliding pieces that register on intermediate squares make one move") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
         for (TimeMs pause : {10, 120, 250}) {
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
             h.lift(sq("a1"));
             for (const char* s : {"a2", "a3", "a4"}) {
@@ -608,7 +376,7 @@ TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         h.setup(Position::startpos());
         h.wait(300);
         h.bounce(sq("e2"), 5);
@@ -627,7 +395,7 @@ TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
 
 TEST_CASE("DGT scan dynamics: the placement reported before the lift, in one scan") {
     Run r;
-    BoardHands h(identity());
+    BoardHands h(plain_hands(true));
     h.setup(Position::startpos());
     h.wait(300);
     h.place(sq("a3"), Piece::WPawn);  // dgt.md 8 (a)
@@ -644,7 +412,7 @@ TEST_CASE("DGT scan dynamics: the placement reported before the lift, in one sca
 TEST_CASE("DGT scan dynamics: a sliding capture with the captured piece removed first") {
     // dgt.md 8 (c): queen c1 takes a pawn on c4 sliding along the file.
     Run r;
-    BoardHands h(identity());
+    BoardHands h(plain_hands(true));
     start_at(r, h, "4k3/8/8/8/2p5/8/8/2Q1K3 w - - 0 1");
     h.lift(sq("c4"));
     h.wait(30);

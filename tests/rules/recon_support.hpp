@@ -162,6 +162,15 @@ inline HandlingOptions plain_hands(bool identity) {
     return o;
 }
 
+/// Starts the game of `r` at `fen` (an arbiter's position) and sets it up with `h`.
+inline void start_at(Run& r, BoardHands& h, const char* fen, bool chess960 = false) {
+    Position p = std::move(Position::from_fen(fen, chess960).value());
+    r.take(r.rec.start_game(p, h.now()));
+    h.setup(p);
+    h.wait(400);
+    r.feed(h);
+}
+
 /// A reconstructor and a pair of plain hands over one board.
 struct Board {
     Run r;
