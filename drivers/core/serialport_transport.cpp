@@ -104,7 +104,13 @@ Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
     case TransportKind::SerialPort: return open_serialport(spec.path, settings);
     case TransportKind::Termios: return open_termios(spec.path, settings);
     case TransportKind::Tcp: return open_tcp(spec.host, spec.port);
-    case TransportKind::Usb: return open_usb(spec.usb_address, usb_ids);
+    case TransportKind::Usb: {
+        // Only ids reached through libusb; the others are USB-serial ttys (registry.hpp).
+        std::vector<UsbId> libusb_ids;
+        for (const UsbId& id : usb_ids)
+            if (id.access == UsbAccess::Libusb) libusb_ids.push_back(id);
+        return open_usb(spec.usb_address, libusb_ids);
+    }
     case TransportKind::None: break;
     }
     return Error{"no transport given"};

@@ -247,7 +247,7 @@ class UsbTransport final : public Transport {
 /// referenced device.
 Expected<libusb_device*> choose_device(libusb_context* ctx, std::string_view address,
                                        std::span<const UsbId> ids) {
-    if (ids.empty()) return Error{"this driver declares no USB ids: it cannot use the usb transport"};
+    if (ids.empty()) return Error{"this driver declares no libusb USB ids: it cannot use the usb transport"};
     std::optional<UsbAddress> wanted;
     if (!address.empty()) {
         auto a = UsbAddress::parse(address);
