@@ -62,6 +62,8 @@ class SpeechQueue {
     void set_observer(Observer observer);
     /// The synthesizer's name.
     [[nodiscard]] std::string_view name() const { return synthesizer_->name(); }
+    /// The synthesizer (for figures such as espeak_last_first_audio(); read it after flush()).
+    [[nodiscard]] const Synthesizer& synthesizer() const { return *synthesizer_; }
     /// Utterances the synthesizer refused so far.
     [[nodiscard]] std::uint64_t failures() const;
 
