@@ -45,6 +45,16 @@ class ClockControl {
     virtual void request_times() = 0;
 };
 
+/// Square LEDs on the board (Certabo, Sentio, Millennium, Revelation II, Chessnut).
+class LedControl {
+  public:
+    virtual ~LedControl() = default;
+    /// Lights exactly the squares in `on` (bit n = square n, eboard numbering a1=0 .. h8=63,
+    /// the driver applies the board's orientation); 0 turns every LED off. The driver may
+    /// coalesce and rate-limit commands (see its README); the latest call wins.
+    virtual void set_leds(Bitboard on) = 0;
+};
+
 /// A board driver. Single-threaded: all calls come from the session's thread.
 class Driver {
   public:
@@ -68,6 +78,8 @@ class Driver {
     virtual void request_board_dump() = 0;
     /// The clock, if this board drives one; nullptr otherwise.
     [[nodiscard]] virtual ClockControl* clock() { return nullptr; }
+    /// The square LEDs, if the board has them; nullptr otherwise.
+    [[nodiscard]] virtual LedControl* leds() { return nullptr; }
 };
 
 } // namespace eboard::drivers

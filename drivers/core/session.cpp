@@ -41,7 +41,7 @@ bool DeviceSession::poll(int max_wait_ms) {
         });
         const FramerStats& after = framer_.stats();
         if (after.garbage_bytes != before.garbage_bytes || after.truncated != before.truncated ||
-            after.bad_headers != before.bad_headers)
+            after.bad_headers != before.bad_headers || after.oversized != before.oversized)
             driver_->on_resync(clock_());
     }
     if (transport_->disconnected()) {
