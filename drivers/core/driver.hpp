@@ -45,14 +45,15 @@ class ClockControl {
     virtual void request_times() = 0;
 };
 
-/// Square LEDs on the board (Certabo, Sentio, Millennium, Revelation II, Chessnut).
+/// The square LEDs of a board that has them (Chessnut: one per square, chessnut.md 5; Certabo
+/// and Sentio: certabo-sentio.md 4, rate-limited and coalesced, the latest call wins). The
+/// driver owns the complete LED state and sends all of it; squares are in game numbering
+/// (a1=0 .. h8=63) and the driver applies the board's orientation.
 class LedControl {
   public:
     virtual ~LedControl() = default;
-    /// Lights exactly the squares in `on` (bit n = square n, eboard numbering a1=0 .. h8=63,
-    /// the driver applies the board's orientation); 0 turns every LED off. The driver may
-    /// coalesce and rate-limit commands (see its README); the latest call wins.
-    virtual void set_leds(Bitboard on) = 0;
+    /// Lights exactly the squares whose bit is set (bit n = square n); 0 turns all off.
+    virtual void set_leds(Bitboard lit) = 0;
 };
 
 /// A board driver. Single-threaded: all calls come from the session's thread.
@@ -78,7 +79,7 @@ class Driver {
     virtual void request_board_dump() = 0;
     /// The clock, if this board drives one; nullptr otherwise.
     [[nodiscard]] virtual ClockControl* clock() { return nullptr; }
-    /// The square LEDs, if the board has them; nullptr otherwise.
+    /// The square LEDs, if this board has them; nullptr otherwise.
     [[nodiscard]] virtual LedControl* leds() { return nullptr; }
 };
 
