@@ -39,8 +39,8 @@ struct HandlingOptions {
     TimeMs displaced_ms = 6000;
 };
 
-/// Irregularities the hands commit on purpose (the injected irregularities of the tests,
-/// eboardd --simulate), each meant to raise one ALERT of interfaces.md (in brackets).
+/// Irregularities the hands commit on purpose (the injected irregularities of the tests), each
+/// meant to raise one ALERT of interfaces.md (in brackets).
 enum class Irregularity : std::uint8_t {
     /// [touch_move 4.3.1] before the move, another own piece that can move is lifted and put
     /// back.

@@ -121,8 +121,8 @@ struct ReconConfig {
     std::optional<bool> rotated;
     /// The game is in a quickplay finish (the final period without increment: [01]/[05]
     /// Art. 10, [23] Guidelines III): illegal moves take ReconRules::illegal_ladder_quickplay.
-    /// The daemon sets it from the time control (Reconstructor::set_quickplay_finish when the
-    /// last period starts).
+    /// The caller knows the time control: it sets this when the whole game is one, or calls
+    /// Reconstructor::set_quickplay_finish when the last period starts.
     bool quickplay_finish = false;
     ReconRules rules;
     /// Winnability override; when unset, rules/winnable.hpp can_checkmate (quick mode): a
