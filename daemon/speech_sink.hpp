@@ -48,6 +48,9 @@ class SpeechSink {
     /// the answer of info_request_for_button(), spoken.
     void clock_button(const std::string& board, int button);
 
+    /// The speech output (nullptr with --speech none), for benchmarks and tests.
+    [[nodiscard]] speech::SpeechQueue* queue() { return queue_.get(); }
+
     /// One line for the log: which output speaks, or why none.
     [[nodiscard]] const std::string& note() const { return note_; }
 
