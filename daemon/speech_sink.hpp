@@ -58,7 +58,9 @@ class SpeechSink {
     struct Board {
         std::string uri;
         access::Announcer announcer;
-        std::string game; ///< the game in progress ("" = none)
+        std::string game;           ///< the game in progress ("" = none)
+        bool illegal_spoken = true; ///< profile `illegal.visible-to-players`
+        bool flag_spoken = true;    ///< profile `flag.visible-to-players`
     };
     /// A two-board game (D.2.9): `tactile` has `pair = sighted` in its section.
     struct Pair {
