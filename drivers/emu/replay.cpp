@@ -1,5 +1,7 @@
 #include "drivers/emu/replay.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <string>
 
 namespace eboard::drivers::emu {
@@ -59,6 +61,42 @@ Expected<std::vector<RecordedExchange>> parse_record_log(std::string_view text) 
         out.back().chunks.push_back(std::move(chunk));
     }
     if (!pending.empty()) return Error{"unterminated array", pending_line, 1};
+    return out;
+}
+
+Expected<std::vector<RecordedExchange>> parse_trace_log(std::string_view text, std::string_view category) {
+    std::vector<RecordedExchange> out;
+    const std::string sent = std::string(category) + " > ", got = std::string(category) + " < ";
+    int line_no = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t nl = std::min(text.find('\n', pos), text.size());
+        std::string_view line = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const bool host = line.substr(0, sent.size()) == sent;
+        if (!host && line.substr(0, got.size()) != got) continue;
+        std::vector<std::uint8_t> bytes;
+        std::string_view hex = line.substr(sent.size());
+        while (!hex.empty()) {
+            const auto space = hex.find(' ');
+            const std::string_view word = hex.substr(0, space);
+            hex = space == std::string_view::npos ? std::string_view{} : hex.substr(space + 1);
+            if (word.empty()) continue;
+            unsigned value = 0;
+            const auto [p, ec] = std::from_chars(word.data(), word.data() + word.size(), value, 16);
+            if (word.size() > 2 || ec != std::errc{} || p != word.data() + word.size())
+                return Error{"bad byte '" + std::string(word) + "'", line_no, 1};
+            bytes.push_back(static_cast<std::uint8_t>(value));
+        }
+        if (host) {
+            out.push_back({std::move(bytes), {}});
+        } else {
+            if (out.empty()) out.emplace_back();  // received before the first write
+            out.back().chunks.push_back(std::move(bytes));
+        }
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 // Test helpers for the driver tests: a recording DriverHost (driver on byte buffers with
-// simulated time) and a pty harness (real driver + DeviceSession against DgtEmulator).
+// simulated time), a session harness (a DeviceSession and its events, polled by the test) and
+// the DGT pty harness (real driver + DeviceSession against DgtEmulator).
 #pragma once
 
 #include "drivers/core/session.hpp"
@@ -40,32 +41,17 @@ inline void feed(Driver& d, const std::vector<std::uint8_t>& bytes, Millis now) 
     f.push(bytes, [&](std::span<const std::uint8_t> p) { d.on_packet(p, now); });
 }
 
-/// The real DGT driver in a DeviceSession on the emulator's pty.
-struct PtyHarness {
-    std::unique_ptr<emu::DgtEmulator> emu;
-    dgt::DgtDriver* driver = nullptr;
+/// A DeviceSession with the events it emitted, polled by the test thread: the common part of
+/// the harnesses below (and of those of other boards).
+struct SessionHarness {
     std::unique_ptr<DeviceSession> session;
     std::vector<DriverEvent> events;
 
-    explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
-        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
-        emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
-        auto t = open_termios(emu->pty_slave_path(), SerialSettings{});
-        REQUIRE(t.has_value());
-        auto d = std::make_unique<dgt::DgtDriver>(dopt);
-        driver = d.get();
-        session = std::make_unique<DeviceSession>(std::move(t.value()), std::move(d),
+    /// Starts a session of `driver` over `transport`, recording its events.
+    void open(std::unique_ptr<Transport> transport, std::unique_ptr<Driver> driver) {
+        session = std::make_unique<DeviceSession>(std::move(transport), std::move(driver),
                                                   [this](const DriverEvent& e) { events.push_back(e); });
         session->start();
-    }
-
-    /// Short timings so no test waits seconds of wall time.
-    static dgt::DgtOptions fast_options() {
-        dgt::DgtOptions o;
-        o.startup_delay_ms = 0;
-        o.version_retry_ms = 200;
-        o.clock.ack_timeout_ms = 100;
-        return o;
     }
 
     /// Polls the session until `pred` holds or `timeout_ms` passed (a condition, not a sleep).
@@ -91,6 +77,36 @@ struct PtyHarness {
         for (auto it = events.rbegin(); it != events.rend(); ++it)
             if (const T* t = std::get_if<T>(&*it)) return *t;
         return std::nullopt;
+    }
+};
+
+/// Turns on the trace channels named in $EBOARD_TRACE (e.g. EBOARD_TRACE=dgt,usb).
+inline void traces_from_env() {
+    if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);
+}
+
+/// The real DGT driver in a DeviceSession on the emulator's pty.
+struct PtyHarness : SessionHarness {
+    std::unique_ptr<emu::DgtEmulator> emu;
+    dgt::DgtDriver* driver = nullptr;
+
+    explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
+        traces_from_env();
+        emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
+        auto t = open_termios(emu->pty_slave_path(), SerialSettings{});
+        REQUIRE(t.has_value());
+        auto d = std::make_unique<dgt::DgtDriver>(dopt);
+        driver = d.get();
+        open(std::move(t.value()), std::move(d));
+    }
+
+    /// Short timings so no test waits seconds of wall time.
+    static dgt::DgtOptions fast_options() {
+        dgt::DgtOptions o;
+        o.startup_delay_ms = 0;
+        o.version_retry_ms = 200;
+        o.clock.ack_timeout_ms = 100;
+        return o;
     }
 
     bool ready() {

@@ -2,7 +2,11 @@
 // Prints the pty's slave path on stdout (one line), then serves until SIGINT/SIGTERM.
 // Commands on stdin (one per line) play the board: "lift e2", "place e4 P", "move e2 e4",
 // "lever left|right", "button 0..4", "fen <placement>", "clock on|off".
+// `eboard-emu chessnut ...` serves a Chessnut board as a fake USB device instead
+// (chessnut_usb.hpp).
 #include "drivers/emu/dgt_emulator.hpp"
+#include "tools/eboard-emu/board_commands.hpp"
+#include "tools/eboard-emu/chessnut_usb.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -24,27 +28,20 @@ void on_signal(int) { g_stop = 1; }
 void usage() {
     std::fprintf(stderr,
                  "usage: eboard-emu [dgt] [--fen PLACEMENT] [--replay FILE] [--rotated] [--xl]\n"
-                 "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n");
+                 "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n"
+                 "       eboard-emu chessnut --help   (a Chessnut board on USB, under umockdev)\n");
 }
 
 bool command(emu::DgtEmulator& e, const std::string& line) {
     std::istringstream in(line);
     std::string verb, a, b;
     in >> verb >> a >> b;
-    if (verb == "lift" && Square::parse(a).valid()) e.lift(Square::parse(a));
-    else if (verb == "place" && Square::parse(a).valid() && b.size() == 1 && piece_from_char(b[0]) != Piece::None)
-        e.place(Square::parse(a), piece_from_char(b[0]));
-    else if (verb == "move" && Square::parse(a).valid() && Square::parse(b).valid())
-        e.move(Square::parse(a), Square::parse(b));
-    else if (verb == "lever" && (a == "left" || a == "right"))
+    if (tools::board_command(e, verb, a, b)) return true;
+    if (verb == "lever" && (a == "left" || a == "right"))
         e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
     else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
     else if (verb == "clock" && (a == "on" || a == "off")) e.set_clock_connected(a == "on");
-    else if (verb == "fen") {
-        auto b2 = BoardState::from_placement(a);
-        if (!b2) return false;
-        e.set_position(b2.value());
-    } else
+    else
         return false;
     return true;
 }
@@ -52,6 +49,8 @@ bool command(emu::DgtEmulator& e, const std::string& line) {
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && (std::string(argv[1]) == "chessnut" || std::string(argv[1]) == "emu-chessnut"))
+        return tools::run_chessnut(argc - 1, argv + 1);
     emu::DgtEmulatorOptions opt;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -113,24 +112,11 @@ int main(int argc, char** argv) {
         emu::DgtEmulator e(opt);
         std::printf("%s\n", e.pty_slave_path().c_str());
         std::fflush(stdout);
-        bool stdin_open = true;
-        std::string pending;
+        tools::StdinLines in;
         while (!g_stop) {
-            pollfd p{0, POLLIN, 0};
-            if (::poll(&p, stdin_open ? 1 : 0, 100) > 0 && (p.revents & (POLLIN | POLLHUP))) {
-                char buf[256];
-                const ssize_t n = ::read(0, buf, sizeof buf);
-                if (n <= 0) {
-                    stdin_open = false;  // keep serving; only a signal ends us
-                    continue;
-                }
-                pending.append(buf, static_cast<std::size_t>(n));
-                for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
-                    const std::string line = pending.substr(0, nl);
-                    pending.erase(0, nl + 1);
-                    if (!line.empty() && !command(e, line)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
-                }
-            }
+            in.poll(100, [&](const std::string& line) {
+                if (!command(e, line)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
+            });
         }
     } catch (const std::exception& ex) {
         std::fprintf(stderr, "eboard-emu: %s\n", ex.what());
