@@ -42,7 +42,7 @@ bool DeviceSession::poll(int max_wait_ms) {
         if (transport_->message_oriented()) framer_.end_of_message();
         const FramerStats& after = framer_.stats();
         if (after.garbage_bytes != before.garbage_bytes || after.truncated != before.truncated ||
-            after.bad_headers != before.bad_headers)
+            after.bad_headers != before.bad_headers || after.oversized != before.oversized)
             driver_->on_resync(clock_());
     }
     if (transport_->disconnected()) {

@@ -19,8 +19,8 @@ std::vector<std::uint8_t> v(std::span<const std::uint8_t> s) { return {s.begin()
 /// Plays `g` on the emulator through the driver; every move must decode into the board the
 /// emulator holds. Returns the number of moves played.
 int play_game(const PgnGame& g, bool rotated, emu::ChessnutEmulatorOptions eo = ChessnutHarness::fast_emulator()) {
-    const Position start = start_of(g);
-    eo.position = board_of(start);
+    const BoardState start = game_boards(g).front();
+    eo.position = start;
     eo.rotated = rotated;
     ChessnutOptions dopt = ChessnutHarness::fast_options();
     // Auto orientation needs most pieces on their own halves; a middle-game set-up is played
@@ -29,7 +29,7 @@ int play_game(const PgnGame& g, bool rotated, emu::ChessnutEmulatorOptions eo = 
     ChessnutHarness h(eo, dopt);
     REQUIRE(h.ready());
     CHECK(h.driver->rotated() == rotated);
-    CHECK(h.all<BoardDump>().back().board == board_of(start));
+    CHECK(h.all<BoardDump>().back().board == start);
     return for_each_move(g, [&](const BoardState& before, const BoardState& after) {
         play_on_board(*h.emu, before, after);
         const bool same = h.pump_until([&] { return h.driver->board() == after; });

@@ -46,7 +46,6 @@ struct ChessnutHarness : SessionHarness {
 
     /// A new session (after a re-plug) on `transport`; the events so far are kept.
     void connect(std::unique_ptr<Transport> transport, chessnut::ChessnutOptions dopt = fast_options()) {
-        traces_from_env();
         auto d = std::make_unique<chessnut::ChessnutDriver>(dopt);
         driver = d.get();
         open(std::move(transport), std::move(d));

@@ -108,7 +108,7 @@ TEST_CASE("chessnut over libusb: games through umockdev, both orientations, with
         for (const bool rotated : {false, true}) {
             INFO((g.chess960 ? "Chess960" : "Kasparov-Deep Blue") << (rotated ? " rotated" : ""));
             auto eo = ChessnutHarness::fast_emulator();
-            eo.position = board_of(start_of(g));
+            eo.position = game_boards(g).front();
             eo.rotated = rotated;
             eo.noise_probability = 0.05;
             eo.invalid_probability = 0.05;
