@@ -69,13 +69,13 @@ Expected<std::unique_ptr<SpeechSink>> SpeechSink::open(const Config& config, Pub
         const Board* other = sink->find(b.access.pair);
         if (!other || other == sink->find(b.name))
             return Error{"[board." + b.name + "] pair: no other board '" + b.access.pair + "'"};
-        for (const Pair& p : sink->pairs_)
-            if (p.tactile == b.name || p.sighted == b.name || p.tactile == b.access.pair ||
-                p.sighted == b.access.pair)
-                return Error{"[board." + b.name + "] pair: a board can be in one pair only"};
         std::string sighted = b.access.pair; // a name, or a URI: keep the name
         for (const auto& [n, candidate] : sink->boards_)
-            if (candidate.uri == b.access.pair) sighted = n;
+            if (&candidate == other) sighted = n;
+        for (const Pair& p : sink->pairs_)
+            if (p.tactile == b.name || p.sighted == b.name || p.tactile == sighted ||
+                p.sighted == sighted)
+                return Error{"[board." + b.name + "] pair: a board can be in one pair only"};
         sink->pairs_.push_back(Pair{b.name, sighted, {}});
     }
     auto q = speech::open_speech(config.speech.output, config.speech.address, sink->note_);

@@ -44,11 +44,11 @@ std::vector<std::string> said(const std::string& rules) {
 
 } // namespace
 
-TEST_CASE("6.9 [23] a flag fall is spoken with whose flag; not a claim matter like 9.3") {
+TEST_CASE("6.9 a flag fall is spoken with whose flag, a 9.3 claim matter is not spoken") {
     CHECK(said("fide-2023") ==
           std::vector<std::string>{"Springer Felix drei", "Fallblättchen gefallen, Weiß"});
 }
 
-TEST_CASE("B7 [05] rapid: the flag is not signalled to the players, so it is not spoken") {
+TEST_CASE("B7 (2005 rapid): the flag is not signalled to the players, so it is not spoken") {
     CHECK(said("fide-2005-rapid") == std::vector<std::string>{"Springer Felix drei"});
 }
