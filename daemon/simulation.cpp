@@ -88,8 +88,8 @@ std::string Simulation::time_control() const { return tag_or_empty(game_, "TimeC
 void Simulation::observe(const Event& event) {
     std::lock_guard lock(mutex_);
     if (const auto* g = std::get_if<GameEvent>(&event)) {
-        if (g->start) started_ = true;
-        else ended_ = true;
+        if (g->kind == GameEvent::Kind::Start) started_ = true;
+        else if (g->kind == GameEvent::Kind::End) ended_ = true;
     } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
         if (m->completed) completed_ply_ = m->ply;
     } else if (std::holds_alternative<ResultEvent>(event)) {
