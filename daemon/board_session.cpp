@@ -145,7 +145,7 @@ Expected<bool> BoardSession::move(int ply, Move m, bool completed, std::optional
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto e = game_->play(ply, m, completed, clock);
     if (!e) return e.error();
-    if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
+    publish(*e, now_ms);
     return true;
 }
 
@@ -153,7 +153,7 @@ Expected<bool> BoardSession::complete(int ply, std::optional<MoveClock> clock, s
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto e = game_->complete(ply, clock);
     if (!e) return e.error();
-    if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
+    publish(*e, now_ms);
     return true;
 }
 
@@ -162,10 +162,11 @@ Expected<bool> BoardSession::illegal_stands(int ply, Square from, Square to, con
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto row = game_->illegal_stands(ply, from, to, fen);
     if (!row) return row.error();
-    auto ok = recorder_.store().record_stands(board_.name, game_->game(), *row, now_ms);
-    if (!ok) return ok;
+    const std::string game = game_->game();
+    recorder_.submit([board = board_.name, game, stood = *row, now_ms](Store& store) {
+        return store.record_stands(board, game, stood, now_ms);
+    }, game);
     pending_.reset(); // unclaimed: nothing left for the arbiter to decide
-    (void)recorder_.write_pgn(game_->game());
     log_notice("board " + board_.name + ": the illegal move " + row->san + " at ply " + std::to_string(ply) +
                " stands; the game continues from " + row->fen);
     return true;
@@ -190,9 +191,7 @@ Expected<bool> BoardSession::take_back(int ply, std::int64_t now_ms) {
     if (!ok) return ok;
     // One transaction drops the later moves with the event (Store::record); the PGN is
     // rewritten and the clients learn that the line is shorter now.
-    if (!publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::Takeback, game_->position().fen(), ply},
-                 now_ms))
-        return Error{"the store failed; take-back not announced"};
+    publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::Takeback, game_->position().fen(), ply}, now_ms);
     return true;
 }
 
@@ -225,7 +224,9 @@ void BoardSession::penalty_decided(const std::string& decision, std::int64_t now
     if (!pending_) return;
     const ojson note{{"decision", decision}, {"player", color_name(pending_->player)},
                      {"penalty", pending_->penalty}};
-    (void)recorder_.store().record_note(board_.name, game_id(), "PENALTY", note.dump(), now_ms);
+    recorder_.submit([board = board_.name, game = game_id(), text = note.dump(), now_ms](Store& store) {
+        return store.record_note(board, game, "PENALTY", text, now_ms);
+    });
     pending_.reset();
 }
 

@@ -109,7 +109,7 @@ class BoardSession {
 
   private:
     [[nodiscard]] PgnTags tags() const;
-    bool publish(const Event& e, std::int64_t now_ms) { return recorder_.publish(e, now_ms); }
+    void publish(const Event& e, std::int64_t now_ms) { recorder_.publish(e, now_ms); }
     // The profile and time control of the board's next game, from the configuration.
     void load_configured_rules();
     // Starts the game record after `id` was created.

@@ -106,7 +106,7 @@ Expected<bool> Daemon::open() {
     auto store = Store::open(state_dir);
     if (!store) return store.error();
     store_ = std::move(*store);
-    recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir);
+    recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir, &io_);
     if (auto ok = open_events_sink(); !ok) return ok;
 
     server_ = std::make_unique<ClientServer>(io_, *this);
@@ -234,6 +234,7 @@ std::string Daemon::status_text() const {
 
 void Daemon::stop() {
     notify_stopping();
+    if (recorder_) recorder_->flush(); // everything durable before the exit
     for (auto& l : links_) l->stop();
     if (server_) server_->close();
     signals_.cancel();
@@ -294,6 +295,7 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     }
     if (const auto* g = std::get_if<GamesRequest>(&request)) {
         ojson list = ojson::array();
+        recorder_->flush();
         for (const auto& s : store_->list_games(g->limit)) {
             ojson j{{"game", s.id}, {"board", s.board}, {"result", s.result},
                     {"plies", s.plies}, {"ended", s.ended}};
@@ -331,7 +333,10 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
         BoardLink* link = link_of(board);
         if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
         ok = link->set_clock(c->white_ms, c->black_ms);
-        if (ok) (void)store_->record_note(board->name(), board->game_id(), "CLOCK", raw.dump(), now);
+        if (ok)
+            recorder_->submit([board = board->name(), game = board->game_id(), text = raw.dump(), now](Store& store) {
+                return store.record_note(board, game, "CLOCK", text, now);
+            });
     }
     if (ok && (std::holds_alternative<NewGameRequest>(request) ||
                std::holds_alternative<SetPositionRequest>(request) ||

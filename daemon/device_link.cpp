@@ -279,7 +279,7 @@ void DeviceLink::handle(const ReconEvent& event) {
         if (!session_.game()) return;
         TouchEvent out{session_.name(), session_.game_id(), t->square.name(), t->lift, std::nullopt};
         if (t->piece != Piece::None) out.piece = piece_to_char(t->piece);
-        (void)session_.recorder().publish(out, now);
+        session_.recorder().publish(out, now);
     } else if (const auto* m = std::get_if<eboard::MoveEvent>(&event)) {
         handle_move(*m, now);
     } else if (const auto* a = std::get_if<eboard::AlertEvent>(&event)) {
@@ -348,12 +348,17 @@ Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_m
     const ClockSide white = side_of(Color::White);
     const std::int64_t left = white == ClockSide::Left ? white_ms : black_ms;
     const std::int64_t right = white == ClockSide::Left ? black_ms : white_ms;
-    // Set and run: the side whose turn it is keeps running (none before the first move).
+    // Set and run: if the clock was running, the clock of the player to move in the game runs
+    // (after an illegal move is put right that is the offender's again, 7.5.1); without a game
+    // the side that ran. A stopped clock stays stopped.
     drivers::ClockRun run = drivers::ClockRun::None;
-    if (last_times_ && last_times_->running)
-        run = last_times_->turn == ClockSide::Left    ? drivers::ClockRun::Left
-              : last_times_->turn == ClockSide::Right ? drivers::ClockRun::Right
-                                                      : drivers::ClockRun::None;
+    if (last_times_ && last_times_->running) {
+        ClockSide runs = last_times_->turn;
+        if (session_.game()) runs = side_of(session_.game()->position().side_to_move());
+        run = runs == ClockSide::Left    ? drivers::ClockRun::Left
+              : runs == ClockSide::Right ? drivers::ClockRun::Right
+                                         : drivers::ClockRun::None;
+    }
     clock_text_shown_ = false; // the clock shows the new times
     queue_command([left, right, run](drivers::Driver& d) {
         if (auto* c = d.clock()) c->set_and_run(left, right, run);

@@ -192,11 +192,61 @@ Expected<bool> Store::migrate() {
     return exec("COMMIT;");
 }
 
+Expected<bool> Store::begin() {
+    if (batch_) return true;
+    return exec("BEGIN IMMEDIATE;");
+}
+
+Expected<bool> Store::commit() {
+    if (batch_) return true;
+    return exec("COMMIT;");
+}
+
+void Store::rollback() {
+    if (batch_) {
+        batch_failed_ = true;
+        return;
+    }
+    (void)exec("ROLLBACK;");
+}
+
+Expected<bool> Store::begin_batch(bool durable) {
+    if (batch_) return Error{"store: a batch is already open"};
+    if (auto ok = exec(durable ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"); !ok) return ok;
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok;
+    batch_ = true;
+    batch_failed_ = false;
+    batch_durable_ = durable;
+    return true;
+}
+
+Expected<bool> Store::commit_batch() {
+    if (!batch_) return Error{"store: no batch is open"};
+    batch_ = false;
+    if (batch_failed_) {
+        (void)exec("ROLLBACK;");
+        if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+        return Error{"store: a write of the batch failed; nothing of it was recorded"};
+    }
+    auto ok = exec("COMMIT;");
+    if (!ok) (void)exec("ROLLBACK;");
+    // Every other write is durable when it returns.
+    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+    return ok;
+}
+
+void Store::rollback_batch() {
+    if (!batch_) return;
+    batch_ = false;
+    (void)exec("ROLLBACK;");
+    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+}
+
 Expected<std::string> Store::create_game(const std::string& board, const std::string& start_fen,
                                          PgnTags tags, const std::string& rules,
                                          std::int64_t time_ms) {
     if (tags.date.empty()) tags.date = utc_day(time_ms, "%Y.%m.%d");
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (auto ok = begin(); !ok) return ok.error();
     std::int64_t seq = 1;
     {
         Stmt q(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM games;");
@@ -211,10 +261,10 @@ Expected<std::string> Store::create_game(const std::string& board, const std::st
     ins.bind(6, rules).bind(7, tags_json(tags).dump());
     if (ins.step() != SQLITE_DONE) {
         Error e = ins.error("create game");
-        (void)exec("ROLLBACK;");
+        rollback();
         return e;
     }
-    if (auto ok = exec("COMMIT;"); !ok) return ok.error();
+    if (auto ok = commit(); !ok) return ok.error();
     return std::string(id);
 }
 
@@ -256,7 +306,7 @@ Expected<bool> Store::apply_event(const Event& event) {
 }
 
 Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (auto ok = begin(); !ok) return ok.error();
     Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ins.bind(1, time_ms).bind(2, event_board(event)).bind(3, event_game(event));
     ins.bind(4, std::string(event_class(event)));
@@ -266,15 +316,15 @@ Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
     Expected<bool> ok = ins.step() == SQLITE_DONE ? Expected<bool>(true) : Expected<bool>(ins.error("event"));
     if (ok) ok = apply_event(event);
     if (!ok) {
-        (void)exec("ROLLBACK;");
+        rollback();
         return ok.error();
     }
-    return exec("COMMIT;");
+    return commit();
 }
 
 Expected<bool> Store::record_stands(const std::string& board, const std::string& game,
                                    const RecordedMove& move, std::int64_t time_ms) {
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (auto ok = begin(); !ok) return ok.error();
     const ojson note{{"ply", move.ply}, {"move", move.san}, {"fen", move.fen}};
     Stmt ev(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ev.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, std::string("STANDS")).bind(5, note.dump());
@@ -284,10 +334,10 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
     ins.bind(1, game).bind(2, std::int64_t{move.ply}).bind(3, move.san).bind(4, move.uci).bind(5, move.fen);
     if (ev.step() != SQLITE_DONE || del.step() != SQLITE_DONE || ins.step() != SQLITE_DONE) {
         Error e = ins.error("illegal move that stands");
-        (void)exec("ROLLBACK;");
+        rollback();
         return e;
     }
-    return exec("COMMIT;");
+    return commit();
 }
 
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,

@@ -42,6 +42,16 @@ class Store {
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
 
+    /// Groups the writes that follow (record, record_note, record_stands, create_game) into one
+    /// transaction until commit_batch(): one commit, one fsync for many events (group commit).
+    /// `durable` false: synchronous=NORMAL for this commit (with WAL it survives a crash of the
+    /// process, and is on disk with the next durable commit; for TOUCH events only).
+    [[nodiscard]] Expected<bool> begin_batch(bool durable);
+    /// Commits the batch; an error (and nothing recorded) if one of its writes failed.
+    [[nodiscard]] Expected<bool> commit_batch();
+    /// Drops the batch.
+    void rollback_batch();
+
     /// Creates a game and returns its id, "YYYYMMDD-NNNN" (unique within the directory;
     /// the date is `time_ms`'s UTC day). `tags.date` is filled in if empty.
     [[nodiscard]] Expected<std::string> create_game(const std::string& board,
@@ -87,8 +97,15 @@ class Store {
     explicit Store(sqlite3* db);
     [[nodiscard]] Expected<bool> exec(const char* sql) const;
     [[nodiscard]] Expected<bool> migrate();
+    // A transaction of one write, unless a batch is open (then part of it).
+    [[nodiscard]] Expected<bool> begin();
+    [[nodiscard]] Expected<bool> commit();
+    void rollback();
     [[nodiscard]] Expected<bool> apply_event(const Event& event);
     sqlite3* db_;
+    bool batch_ = false;
+    bool batch_failed_ = false;
+    bool batch_durable_ = true;
 };
 
 } // namespace eboard::daemon
