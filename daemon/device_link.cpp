@@ -224,11 +224,12 @@ void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
     if (m.has_clock) clock = MoveClock{m.white_ms, m.black_ms};
     const bool completed = m.completed != Completion::None;
     const auto& game = session_.game();
+    const int ply = m.ply + ply_offset_;
     Expected<bool> ok = true;
-    if (completed && !m.replaces && game && game->plies() == m.ply && game->position().last_move() == m.move)
-        ok = session_.complete(m.ply, clock, now);
+    if (completed && !m.replaces && game && game->plies() == ply && game->position().last_move() == m.move)
+        ok = session_.complete(ply, clock, now);
     else
-        ok = session_.move(m.ply, m.move, completed, clock, now);
+        ok = session_.move(ply, m.move, completed, clock, now);
     if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
     // A move after an illegal one: the irregularity is over, the clock shows the times again.
     clear_clock_text();
@@ -243,7 +244,7 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
     out.kind = to_string(a.kind);
     out.article = a.article;
     out.text = a.text;
-    if (a.ply > 0) out.ply = a.ply;
+    if (a.ply > 0) out.ply = a.ply + ply_offset_;
     out.squares = square_names(a.squares);
     const auto& game = session_.game();
     if (a.kind == AlertKind::IllegalMove || a.kind == AlertKind::Flag || a.kind == AlertKind::TouchMove)
@@ -286,6 +287,7 @@ void DeviceLink::handle(const ReconEvent& event) {
         handle_alert(*a, now);
     } else if (const auto* g = std::get_if<eboard::GameEvent>(&event)) {
         if (restarting_ || !g->start) return;
+        ply_offset_ = 0;
         auto id = session_.new_game(g->fen, now);
         if (!id) {
             log_warning("board " + session_.name() + ": no new game: " + id.error().message);
@@ -298,10 +300,10 @@ void DeviceLink::handle(const ReconEvent& event) {
     } else if (const auto* r = std::get_if<eboard::ResultEvent>(&event)) {
         (void)session_.result(r->result, r->termination, false, now);
     } else if (const auto* tb = std::get_if<TakebackEvent>(&event)) {
-        auto ok = session_.take_back(tb->ply, now);
+        auto ok = session_.take_back(tb->ply + ply_offset_, now);
         if (!ok) log_warning("board " + session_.name() + ": take back: " + ok.error().message);
     } else if (const auto* st = std::get_if<IllegalMoveStands>(&event)) {
-        auto ok = session_.illegal_stands(st->ply, st->from, st->to, st->fen, now);
+        auto ok = session_.illegal_stands(st->ply + ply_offset_, st->from, st->to, st->fen, now);
         if (!ok) log_warning("board " + session_.name() + ": illegal move that stands: " + ok.error().message);
     }
 }
@@ -316,6 +318,8 @@ void DeviceLink::restart_game() {
         // The new reconstruction has not seen the board yet: ask for a full reading.
         queue_command([](drivers::Driver& d) { d.request_board_dump(); });
     }
+    // The reconstruction counts plies from the position it starts from.
+    ply_offset_ = game->plies();
     restarting_ = true;
     const std::vector<ReconEvent> out = recon_.start_game(game->position(), drivers::steady_now_ms());
     for (const auto& r : out) handle(r);

@@ -78,6 +78,9 @@ class DeviceLink final : public BoardLink {
     bool clock_connected_ = false;
     bool clock_text_shown_ = false;
     bool restarting_ = false;
+    /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
+    /// plies count from there.
+    int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

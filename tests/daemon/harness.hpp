@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <functional>
@@ -69,6 +70,18 @@ class EventLog {
             },
             timeout_ms);
         return found;
+    }
+    /// Waits until `n` events of `cls` on `board` that `match` accepts have arrived.
+    bool wait_count(const std::string& cls, const std::string& board, std::size_t n,
+                    const std::function<bool(const ojson&)>& match = {}, int timeout_ms = 30000) {
+        return wait(
+            [&](const std::vector<ojson>& all) {
+                std::size_t c = 0;
+                for (const auto& e : all)
+                    if (e.value("class", "") == cls && e.value("board", "") == board && (!match || match(e))) ++c;
+                return c >= n;
+            },
+            timeout_ms);
     }
     /// Waits for `board`'s completed MOVE at `ply`.
     bool wait_completed(const std::string& board, int ply, int timeout_ms = 30000) {
@@ -167,6 +180,55 @@ class EmulatedBoard {
         std::filesystem::create_symlink(emulator_->pty_slave_path(), link_);
         player_ = std::make_unique<daemon::SimulatedPlayer>(*emulator_, pos, seed_ + static_cast<std::uint64_t>(ply_),
                                                             speed_);
+    }
+    /// Waits until the daemon's driver has set the board up (it asked for the clock's version,
+    /// which it does after the dump and the update mode, whose first time report gives it the
+    /// lever's position): a press before that would happen before anyone listened.
+    /// `nth`: how many driver sessions must have done so (a restarted daemon is the 2nd).
+    bool wait_driver_ready(std::size_t nth = 1, int timeout_ms = 20000) {
+        static const std::vector<std::uint8_t> version{0x2b, 0x03, 0x03, 0x09, 0x00};
+        return emulator_->wait_until([nth](const drivers::emu::DgtBoardEmu& m) {
+            const auto& r = m.received();
+            std::size_t n = 0;
+            for (auto it = r.begin(); (it = std::search(it, r.end(), version.begin(), version.end())) != r.end(); ++it)
+                ++n;
+            return n >= nth;
+        }, timeout_ms);
+    }
+
+    /// The player to move puts one of his pieces (not the king) one square aside where it
+    /// cannot legally go, and presses the clock (an illegal move completed, Art. 7.5.1).
+    /// Returns the squares (from, to) so that the test can put it back.
+    std::pair<Square, Square> illegal_move_and_press(drivers::ClockSide side) {
+        const Position& pos = player_->position();
+        const MoveList legal = pos.legal_moves();
+        for (int s = 0; s < 64; ++s) {
+            const Piece p = pos.piece_on(Square(s));
+            if (p == Piece::None || color_of(p) != pos.side_to_move() || type_of(p) == PieceType::King) continue;
+            for (int df = -1; df <= 1; ++df)
+                for (int dr = -1; dr <= 1; ++dr) {
+                    const int f = Square(s).file() + df, r = Square(s).rank() + dr;
+                    if ((df == 0 && dr == 0) || f < 0 || f > 7 || r < 0 || r > 7) continue;
+                    const Square to = Square::at(f, r);
+                    if (pos.piece_on(to) != Piece::None) continue;
+                    bool is_legal = false;
+                    for (Move m : legal) is_legal = is_legal || (m.from() == Square(s) && m.to() == to);
+                    if (is_legal) continue;
+                    emulator_->move(Square(s), to);
+                    emulator_->press_lever(side);
+                    return {Square(s), to};
+                }
+        }
+        FAIL("no illegal step found");
+        return {};
+    }
+    /// While the board was away its player made the next move of the game: the board comes
+    /// back showing the position after it (nobody pressed the clock yet).
+    void plug_after_next_move(std::int64_t left_ms, std::int64_t right_ms) {
+        Position pos = player_->position().copy();
+        pos.make_move(game_.moves[static_cast<std::size_t>(ply_)].move);
+        ++ply_;
+        plug(pos, left_ms, right_ms);
     }
     /// The cable is pulled: the pty closes and the path goes away.
     void unplug() {
