@@ -52,7 +52,7 @@ TEST_CASE("nothing connected says which ids were looked for") {
     CHECK(t.error().message.find("plug it in") != std::string::npos);
 }
 
-TEST_CASE("usbhid is detached on open and given back on close; reports both ways") {
+TEST_CASE("usbhid is detached on open and given back on close, reports both ways") {
     UsbBus b;
     auto echo = std::make_shared<EchoDevice>();
     const int id = b.bus.plug(board(2), echo);
