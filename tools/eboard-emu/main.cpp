@@ -36,7 +36,9 @@ void usage() {
                  "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
                  "                  [--fragment N] [--seed N]\n"
-                 "       eboard-emu chessnut --help   (a Chessnut board on USB, under umockdev)\n");
+                 "       eboard-emu chessnut [--fen PLACEMENT] [--rotated] [--model air|pro|air-plus|go]\n"
+                 "                  [--address N] [--no-out-endpoint] [--battery PERCENT] [--repeat-ms N]\n"
+                 "                  [--noise P] [--invalid P] [--seed N] [--trace] [-- COMMAND [ARGS...]]\n");
 }
 
 bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
