@@ -36,6 +36,13 @@ class FrameRule {
     [[nodiscard]] virtual std::size_t header_size() const = 0;
     /// Total length from a complete header, or invalid (bad header: resync after its first byte).
     [[nodiscard]] virtual FrameLength packet_length(std::span<const std::uint8_t> header) const = 0;
+    /// Checks a complete packet (e.g. its block check). False: the framer drops the packet's
+    /// first byte and looks for a packet start in the rest, so one corrupted message costs
+    /// no more than itself (millennium.md 3: "on failure drop one byte and retry").
+    [[nodiscard]] virtual bool packet_valid(std::span<const std::uint8_t> packet) const {
+        (void)packet;
+        return true;
+    }
 };
 
 /// Counters a test or a status page can read.
@@ -44,6 +51,7 @@ struct FramerStats {
     std::size_t garbage_bytes = 0;   ///< bytes skipped while looking for a packet start
     std::size_t bad_headers = 0;     ///< headers the rule rejected
     std::size_t truncated = 0;       ///< packets cut short by the start of another
+    std::size_t bad_checks = 0;      ///< complete packets FrameRule::packet_valid rejected
     std::size_t dropped_partial = 0; ///< partial packets dropped by reset() (disconnect)
 };
 
@@ -51,11 +59,17 @@ struct FramerStats {
 class Framer {
   public:
     using PacketHandler = std::function<void(std::span<const std::uint8_t> packet)>;
+    using ResyncHandler = std::function<void()>;
 
     Framer(const FrameRule& rule, const TraceChannel& trace) : rule_(rule), trace_(trace) {}
 
     /// Feeds received bytes; calls `on_packet` for every complete packet, in order.
     void push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet);
+    /// The same, and `on_resync` once after garbage, a bad header, a truncated packet or a bad
+    /// check, at that point of the stream (before the next packet is handed out): what a
+    /// driver does about it then does not depend on how the bytes were cut into chunks.
+    void push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet,
+              const ResyncHandler& on_resync);
     /// Drops a partial packet (e.g. the link went down mid-message) and logs it.
     void reset();
     /// True while part of a packet is buffered.
@@ -65,6 +79,7 @@ class Framer {
   private:
     void take(std::uint8_t b, const PacketHandler& on_packet);
     void restart_after_bad_header(const PacketHandler& on_packet);
+    void rescan_after_first_byte(const PacketHandler& on_packet);
     void flush_garbage();
 
     const FrameRule& rule_;
@@ -73,6 +88,9 @@ class Framer {
     std::size_t expected_ = 0;  // 0 until the header is complete
     std::size_t garbage_run_ = 0;
     FramerStats stats_;
+    FramerStats reported_;                       // stats when on_resync was last due
+    const ResyncHandler* on_resync_ = nullptr;   // during push() only
+    void resync_if_due();
 };
 
 } // namespace eboard::drivers

@@ -35,14 +35,9 @@ bool DeviceSession::poll(int max_wait_ms) {
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
-        const FramerStats before = framer_.stats();
-        framer_.push(got, [this](std::span<const std::uint8_t> packet) {
-            driver_->on_packet(packet, clock_());
-        });
-        const FramerStats& after = framer_.stats();
-        if (after.garbage_bytes != before.garbage_bytes || after.truncated != before.truncated ||
-            after.bad_headers != before.bad_headers)
-            driver_->on_resync(clock_());
+        framer_.push(
+            got, [this](std::span<const std::uint8_t> packet) { driver_->on_packet(packet, clock_()); },
+            [this] { driver_->on_resync(clock_()); });
     }
     if (transport_->disconnected()) {
         handle_disconnect();

@@ -1,25 +1,20 @@
 // DgtEmulator: the emulated DGT board + clock (DgtBoardEmu) served on a pseudo-terminal, for
 // eboard-emu, the tests and `eboardd --simulate`.
 //
-// Threading: the constructor opens a pty and starts one service thread that polls the pty
-// master (every <= 5 ms), feeds host bytes to the board model, runs its timers and writes the
+// Threading: a PtyService (pty_service.hpp) runs one service thread that polls the pty master
+// (every <= 5 ms), feeds host bytes to the board model, runs its timers and writes the
 // replies. Every public method is thread-safe (one mutex around the model). Open
-// pty_slave_path() with any termios client (e.g. the "dgt" driver on that path).
-//
-// The emulator keeps its own fd on the slave open, so the master never sees the POLLHUP that
-// a pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop
-// also tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
-// EOF/EIO, as on a USB unplug.
+// pty_slave_path() (or device_path(), which survives unplug/replug) with any termios client
+// (e.g. the "dgt" driver on that path). disconnect() closes the master for good: the client
+// then reads EOF/EIO, as on a USB unplug; unplug()/replug() do it and come back.
 #pragma once
 
+#include "drivers/core/session.hpp"
 #include "drivers/emu/board_emu.hpp"
+#include "drivers/emu/pty_service.hpp"
 
-#include <atomic>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace eboard::drivers::emu {
 
@@ -32,7 +27,11 @@ class DgtEmulator {
     DgtEmulator& operator=(const DgtEmulator&) = delete;
 
     /// "/dev/pts/N": the device path a driver opens.
-    [[nodiscard]] const std::string& pty_slave_path() const { return slave_path_; }
+    [[nodiscard]] std::string pty_slave_path() const { return service_.slave_path(); }
+    /// A symlink to the current pty that stays valid across unplug()/replug().
+    [[nodiscard]] const std::string& device_path() const { return service_.device_path(); }
+    /// The service (links for a umockdev testbed, unplug/replug).
+    [[nodiscard]] PtyService& service() { return service_; }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
@@ -60,21 +59,24 @@ class DgtEmulator {
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
     void disconnect();
+    /// The USB cable is pulled: the pty closes, the model gets no power.
+    void unplug() { service_.unplug(); }
+    /// Plugged in again: a new pty behind device_path(); the board powers up (bus mode).
+    void replug() { service_.replug(); }
 
   private:
-    void run();
-    void wake();  // lets the service thread report a player action at once
-    void write_out(std::vector<std::vector<std::uint8_t>> chunks);
+    /// Runs `f(model, now)` under the lock, then lets the thread serve it at once.
+    template <typename F>
+    void act(F&& f) {
+        {
+            const std::lock_guard lock(service_.mutex());
+            f(model_, steady_now_ms());
+        }
+        service_.wake();
+    }
 
-    mutable std::mutex mutex_;
-    std::condition_variable changed_;
     DgtBoardEmu model_;
-    std::size_t fragment_max_;
-    unsigned seed_;
-    int master_ = -1, slave_ = -1, wake_ = -1;
-    std::string slave_path_;
-    std::atomic<bool> stop_{false};
-    std::thread thread_;
+    PtyService service_; // last: its thread stops before the model goes
 };
 
 } // namespace eboard::drivers::emu

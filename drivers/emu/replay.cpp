@@ -1,5 +1,6 @@
 #include "drivers/emu/replay.hpp"
 
+#include <charconv>
 #include <string>
 
 namespace eboard::drivers::emu {
@@ -59,6 +60,40 @@ Expected<std::vector<RecordedExchange>> parse_record_log(std::string_view text) 
         out.back().chunks.push_back(std::move(chunk));
     }
     if (!pending.empty()) return Error{"unterminated array", pending_line, 1};
+    return out;
+}
+
+Expected<std::vector<RecordedExchange>> parse_trace_log(std::string_view text) {
+    std::vector<RecordedExchange> out;
+    int line_no = 0;
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        ++line_no;
+        const auto sp = line.find(' ');
+        if (sp == std::string_view::npos || sp == 0 || line.size() < sp + 3 || line[sp + 2] != ' ') continue;
+        const char dir = line[sp + 1];
+        if (dir != '>' && dir != '<') continue;
+        std::vector<std::uint8_t> bytes;
+        for (std::string_view rest = line.substr(sp + 3); !rest.empty();) {
+            const auto end = rest.find(' ');
+            const std::string_view tok = rest.substr(0, end);
+            rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+            if (tok.empty()) continue;
+            unsigned v = 0;
+            const auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v, 16);
+            if (ec != std::errc{} || p != tok.data() + tok.size() || v > 255 || tok.size() > 2)
+                return Error{"not a hex byte: '" + std::string(tok) + "'", line_no, 1};
+            bytes.push_back(static_cast<std::uint8_t>(v));
+        }
+        if (dir == '>') {
+            out.push_back({std::move(bytes), {}});
+        } else {
+            if (out.empty()) out.push_back({});
+            out.back().chunks.push_back(std::move(bytes));
+        }
+    }
     return out;
 }
 

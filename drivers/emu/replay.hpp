@@ -1,6 +1,7 @@
-// Recorded DGT conversations in the record.txt format (../shared/data/dgt/README.md): the
-// console log of a Node.js app. Host writes are `write --- [ Uint8Array(1) [ 66 ] ]` lines;
-// every received chunk is a JavaScript array of decimal bytes, possibly over several lines.
+// Recorded conversations: the DGT record.txt format (../shared/data/dgt/README.md), the console
+// log of a Node.js app: host writes are `write --- [ Uint8Array(1) [ 66 ] ]` lines, every
+// received chunk is a JavaScript array of decimal bytes, possibly over several lines; and our
+// own wire trace (drivers/core/trace.hpp, `--trace NAME`), so a user's trace can be replayed.
 #pragma once
 
 #include "rules/expected.hpp"
@@ -20,5 +21,10 @@ struct RecordedExchange {
 /// Parses a record.txt-style log. Chunks before the first write are attached to an exchange
 /// with an empty `host`. Errors name the line of a malformed array.
 [[nodiscard]] Expected<std::vector<RecordedExchange>> parse_record_log(std::string_view text);
+
+/// Parses a wire trace: `NAME > 56 35` (host bytes) starts an exchange, `NAME < 76 30` (device
+/// bytes) is one chunk of it, anything else (notes `NAME : ...`, other log lines) is skipped.
+/// Errors name the line of a malformed hex byte.
+[[nodiscard]] Expected<std::vector<RecordedExchange>> parse_trace_log(std::string_view text);
 
 } // namespace eboard::drivers::emu

@@ -40,32 +40,14 @@ inline void feed(Driver& d, const std::vector<std::uint8_t>& bytes, Millis now) 
     f.push(bytes, [&](std::span<const std::uint8_t> p) { d.on_packet(p, now); });
 }
 
-/// The real DGT driver in a DeviceSession on the emulator's pty.
-struct PtyHarness {
-    std::unique_ptr<emu::DgtEmulator> emu;
-    dgt::DgtDriver* driver = nullptr;
+/// A DeviceSession and the events it reported; pump_until() polls it until a condition holds.
+struct SessionHarness {
     std::unique_ptr<DeviceSession> session;
     std::vector<DriverEvent> events;
 
-    explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
-        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
-        emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
-        auto t = open_termios(emu->pty_slave_path(), SerialSettings{});
-        REQUIRE(t.has_value());
-        auto d = std::make_unique<dgt::DgtDriver>(dopt);
-        driver = d.get();
-        session = std::make_unique<DeviceSession>(std::move(t.value()), std::move(d),
-                                                  [this](const DriverEvent& e) { events.push_back(e); });
-        session->start();
-    }
-
-    /// Short timings so no test waits seconds of wall time.
-    static dgt::DgtOptions fast_options() {
-        dgt::DgtOptions o;
-        o.startup_delay_ms = 0;
-        o.version_retry_ms = 200;
-        o.clock.ack_timeout_ms = 100;
-        return o;
+    /// The sink to give the session.
+    DeviceSession::EventSink sink() {
+        return [this](const DriverEvent& e) { events.push_back(e); };
     }
 
     /// Polls the session until `pred` holds or `timeout_ms` passed (a condition, not a sleep).
@@ -91,6 +73,32 @@ struct PtyHarness {
         for (auto it = events.rbegin(); it != events.rend(); ++it)
             if (const T* t = std::get_if<T>(&*it)) return *t;
         return std::nullopt;
+    }
+};
+
+/// The real DGT driver in a DeviceSession on the emulator's pty.
+struct PtyHarness : SessionHarness {
+    std::unique_ptr<emu::DgtEmulator> emu;
+    dgt::DgtDriver* driver = nullptr;
+
+    explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
+        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
+        emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
+        auto t = open_termios(emu->pty_slave_path(), SerialSettings{});
+        REQUIRE(t.has_value());
+        auto d = std::make_unique<dgt::DgtDriver>(dopt);
+        driver = d.get();
+        session = std::make_unique<DeviceSession>(std::move(t.value()), std::move(d), sink());
+        session->start();
+    }
+
+    /// Short timings so no test waits seconds of wall time.
+    static dgt::DgtOptions fast_options() {
+        dgt::DgtOptions o;
+        o.startup_delay_ms = 0;
+        o.version_retry_ms = 200;
+        o.clock.ack_timeout_ms = 100;
+        return o;
     }
 
     bool ready() {
