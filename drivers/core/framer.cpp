@@ -34,6 +34,10 @@ void Framer::flush_garbage() {
 
 void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
     if (buf_.empty()) {
+        if (rule_.is_padding(b)) {
+            ++stats_.padding_bytes;
+            return;
+        }
         if (!rule_.starts_packet(b)) {
             ++stats_.garbage_bytes;
             ++garbage_run_;
@@ -91,6 +95,20 @@ void Framer::rescan_after_first_byte(const PacketHandler& on_packet) {
     buf_.clear();
     expected_ = 0;
     for (const std::uint8_t b : rest) take(b, on_packet);
+}
+
+void Framer::end_of_message(const ResyncHandler& on_resync) {
+    flush_garbage();
+    if (!buf_.empty()) {
+        ++stats_.truncated;
+        trace_.note("packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
+                    " byte(s)): " + hex_bytes(buf_));
+        buf_.clear();
+        expected_ = 0;
+    }
+    on_resync_ = &on_resync;
+    resync_if_due();
+    on_resync_ = nullptr;
 }
 
 void Framer::reset() {

@@ -43,6 +43,13 @@ class FrameRule {
         (void)packet;
         return true;
     }
+    /// True if `b`, seen between packets, is filler the device pads its reports with (e.g. the
+    /// zeros after a Chessnut report in a 64-byte HID report): skipped without counting it as
+    /// garbage or starting a resync. Default: no padding.
+    [[nodiscard]] virtual bool is_padding(std::uint8_t b) const {
+        (void)b;
+        return false;
+    }
 };
 
 /// Counters a test or a status page can read.
@@ -53,6 +60,7 @@ struct FramerStats {
     std::size_t truncated = 0;       ///< packets cut short by the start of another
     std::size_t bad_checks = 0;      ///< complete packets FrameRule::packet_valid rejected
     std::size_t dropped_partial = 0; ///< partial packets dropped by reset() (disconnect)
+    std::size_t padding_bytes = 0;   ///< filler between packets (FrameRule::is_padding)
 };
 
 /// Reassembles packets from a byte stream. Not thread-safe; one per connection.
@@ -72,6 +80,10 @@ class Framer {
               const ResyncHandler& on_resync);
     /// Drops a partial packet (e.g. the link went down mid-message) and logs it.
     void reset();
+    /// The device message the last push() came from ended (message-oriented transports such as
+    /// USB HID: one read = one report). A packet still incomplete was cut short by the end of
+    /// its report: dropped, logged and counted as truncated, never completed from the next one.
+    void end_of_message(const ResyncHandler& on_resync = {});
     /// True while part of a packet is buffered.
     [[nodiscard]] bool in_packet() const noexcept { return !buf_.empty(); }
     [[nodiscard]] const FramerStats& stats() const noexcept { return stats_; }

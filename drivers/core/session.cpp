@@ -35,9 +35,11 @@ bool DeviceSession::poll(int max_wait_ms) {
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
+        const Framer::ResyncHandler resync = [this] { driver_->on_resync(clock_()); };
         framer_.push(
             got, [this](std::span<const std::uint8_t> packet) { driver_->on_packet(packet, clock_()); },
-            [this] { driver_->on_resync(clock_()); });
+            resync);
+        if (transport_->message_oriented()) framer_.end_of_message(resync);
     }
     if (transport_->disconnected()) {
         handle_disconnect();
@@ -74,7 +76,7 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
     if (!info) return Error{"unknown driver '" + uri->driver + "'"};
     const ModelInfo* model = info->model(uri->model);
     if (!model) return Error{"driver '" + uri->driver + "' has no model '" + uri->model + "'"};
-    auto transport = open_transport(uri->transport, model->serial);
+    auto transport = open_transport(uri->transport, model->serial, info->usb_ids);
     if (!transport) return transport.error();
     options.model = std::string(model->name);
     auto driver = info->create(options);

@@ -289,7 +289,7 @@ void MillenniumDriver::request_board_dump() {
     pump(now_);
 }
 
-void MillenniumDriver::set_leds(std::span<const std::uint8_t, led_count> codes,
+void MillenniumDriver::set_led_patterns(std::span<const std::uint8_t, led_count> codes,
                                 std::uint8_t slot_time) {
     if (!host_) return;
     queue({led_command(slot_time, codes), (opt_.quirks & quirk::no_ack) ? '\0' : 'l', nullptr});
@@ -303,7 +303,12 @@ void MillenniumDriver::show_squares(Bitboard squares, std::uint8_t pattern,
         if (squares & bb(Square(i)))
             for (const int k : square_leds(Square(i), order_))
                 codes[static_cast<std::size_t>(k)] = pattern;
-    set_leds(codes, slot_time);
+    set_led_patterns(codes, slot_time);
+}
+
+void MillenniumDriver::set_leds(Bitboard lit) {
+    if (lit == 0) leds_off();
+    else show_squares(lit);
 }
 
 void MillenniumDriver::leds_off() {

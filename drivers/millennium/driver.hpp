@@ -45,7 +45,7 @@ struct MillenniumOptions {
     [[nodiscard]] static Expected<MillenniumOptions> from_params(const DriverOptions& o);
 };
 
-class MillenniumDriver final : public Driver {
+class MillenniumDriver final : public Driver, public LedControl {
   public:
     explicit MillenniumDriver(MillenniumOptions options = {});
 
@@ -56,13 +56,16 @@ class MillenniumDriver final : public Driver {
     void on_resync(Millis now) override;
     void on_tick(Millis now) override;
     void request_board_dump() override;
+    [[nodiscard]] LedControl* leds() override { return this; }
 
     /// LEDs (6): the four corner LEDs of each square in `squares` show `pattern` (8-step blink
     /// pattern, FF = steady), all others are off; slot time in 4.096 ms units. A newer request
     /// replaces one not sent yet.
     void show_squares(Bitboard squares, std::uint8_t pattern = 0xff, std::uint8_t slot_time = 0x20);
+    /// LedControl: the squares in `lit` steadily on, all else off (`X` when none).
+    void set_leds(Bitboard lit) override;
     /// All 81 patterns as given (LED k in the document's numbering, 0-based).
-    void set_leds(std::span<const std::uint8_t, led_count> codes, std::uint8_t slot_time);
+    void set_led_patterns(std::span<const std::uint8_t, led_count> codes, std::uint8_t slot_time);
     /// All LEDs off (`X`).
     void leds_off();
 

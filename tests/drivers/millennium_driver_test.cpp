@@ -235,7 +235,8 @@ TEST_CASE("millennium 6 LEDs: squares light their four corners in the board's or
     // H1 first: e2 is d7 of the document's frame, e4 is d5 (1-based 29, 30, 38, 39 and 31, 32, 40,
     // 41).
     CHECK(lit == std::vector<int>{28, 29, 30, 31, 37, 38, 39, 40});
-    w.driver.leds_off();
+    REQUIRE(w.driver.leds() != nullptr);
+    w.driver.leds()->set_leds(0);  // the core's LedControl: none lit is `X`
     REQUIRE(w.link.run_until([&] {
         return std::all_of(w.board.leds().begin(), w.board.leds().end(),
                            [](std::uint8_t c) { return c == 0; });
