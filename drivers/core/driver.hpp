@@ -45,7 +45,8 @@ class ClockControl {
     virtual void request_times() = 0;
 };
 
-/// The square LEDs of a board that has them (Chessnut: one per square, chessnut.md 5). The
+/// The square LEDs of a board that has them (Chessnut: one per square, chessnut.md 5; Certabo
+/// and Sentio: certabo-sentio.md 4, rate-limited and coalesced, the latest call wins). The
 /// driver owns the complete LED state and sends all of it; squares are in game numbering
 /// (a1=0 .. h8=63) and the driver applies the board's orientation.
 class LedControl {

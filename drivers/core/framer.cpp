@@ -1,5 +1,6 @@
 #include "drivers/core/framer.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace eboard::drivers {
@@ -21,7 +22,8 @@ void Framer::push(std::span<const std::uint8_t> bytes, const PacketHandler& on_p
 
 void Framer::resync_if_due() {
     const bool due = stats_.garbage_bytes != reported_.garbage_bytes || stats_.bad_headers != reported_.bad_headers ||
-                     stats_.truncated != reported_.truncated || stats_.bad_checks != reported_.bad_checks;
+                     stats_.truncated != reported_.truncated || stats_.bad_checks != reported_.bad_checks ||
+                     stats_.oversized != reported_.oversized;
     reported_ = stats_;
     if (due && on_resync_ && *on_resync_) (*on_resync_)();
 }
@@ -52,34 +54,61 @@ void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
                     " byte(s)): " + hex_bytes(buf_));
         buf_.clear();
         expected_ = 0;
+        delimited_ = {};
         take(b, on_packet);
         return;
     } else {
         buf_.push_back(b);
     }
 
-    if (expected_ == 0 && buf_.size() == rule_.header_size()) {
+    const bool delimited = delimited_.kind == FrameLength::Kind::Delimited;
+    if (expected_ == 0 && !delimited && buf_.size() == rule_.header_size()) {
         const FrameLength len = rule_.packet_length(buf_);
-        if (len.kind == FrameLength::Kind::Invalid || len.length < rule_.header_size()) {
+        if (len.kind == FrameLength::Kind::Invalid || len.length < rule_.header_size() ||
+            (len.kind == FrameLength::Kind::Delimited && len.terminator.empty())) {
             restart_after_bad_header(on_packet);
             return;
         }
-        expected_ = len.length;
+        if (len.kind == FrameLength::Kind::Delimited) delimited_ = len;
+        else expected_ = len.length;
     }
-    if (expected_ != 0 && buf_.size() == expected_) {
-        if (!rule_.packet_valid(buf_)) {
-            ++stats_.bad_checks;
-            trace_.note("bad check, packet dropped: " + hex_bytes(buf_));
-            rescan_after_first_byte(on_packet);
-            return;
-        }
-        ++stats_.packets;
-        const std::vector<std::uint8_t> packet = std::move(buf_);
-        buf_.clear();
-        expected_ = 0;
-        resync_if_due();  // what went wrong before this packet is reported before it
-        on_packet(packet);
+    if (delimited_.kind == FrameLength::Kind::Delimited) {
+        const std::string_view end = delimited_.terminator;
+        if (buf_.size() >= rule_.header_size() + end.size() &&
+            std::equal(end.begin(), end.end(), buf_.end() - static_cast<std::ptrdiff_t>(end.size()),
+                       [](char t, std::uint8_t c) { return static_cast<std::uint8_t>(t) == c; }))
+            deliver(on_packet);
+        else if (buf_.size() >= delimited_.length)
+            drop_oversized();
+        return;
     }
+    if (expected_ != 0 && buf_.size() == expected_) deliver(on_packet);
+}
+
+void Framer::deliver(const PacketHandler& on_packet) {
+    if (!rule_.packet_valid(buf_)) {
+        ++stats_.bad_checks;
+        trace_.note("bad check, packet dropped: " + hex_bytes(buf_));
+        delimited_ = {};
+        rescan_after_first_byte(on_packet);
+        return;
+    }
+    ++stats_.packets;
+    const std::vector<std::uint8_t> packet = std::move(buf_);
+    buf_.clear();
+    expected_ = 0;
+    delimited_ = {};
+    resync_if_due();  // what went wrong before this packet is reported before it
+    on_packet(packet);
+}
+
+void Framer::drop_oversized() {
+    ++stats_.oversized;
+    const std::size_t shown = std::min<std::size_t>(buf_.size(), 16);
+    trace_.note("oversized packet dropped (" + std::to_string(buf_.size()) + " byte(s) without its end): " +
+                hex_bytes(std::span<const std::uint8_t>(buf_.data(), shown)) + " ...");
+    buf_.clear();
+    delimited_ = {};  // what follows is skipped as garbage up to the next start byte
 }
 
 void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
@@ -94,6 +123,7 @@ void Framer::rescan_after_first_byte(const PacketHandler& on_packet) {
     ++stats_.garbage_bytes;
     buf_.clear();
     expected_ = 0;
+    delimited_ = {};
     for (const std::uint8_t b : rest) take(b, on_packet);
 }
 
@@ -105,6 +135,7 @@ void Framer::end_of_message(const ResyncHandler& on_resync) {
                     " byte(s)): " + hex_bytes(buf_));
         buf_.clear();
         expected_ = 0;
+        delimited_ = {};
     }
     on_resync_ = &on_resync;
     resync_if_due();
@@ -120,6 +151,7 @@ void Framer::reset() {
     buf_.clear();
     expected_ = 0;
     garbage_run_ = 0;
+    delimited_ = {};
 }
 
 } // namespace eboard::drivers

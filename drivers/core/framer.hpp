@@ -1,8 +1,8 @@
 // Packet framing and resync, owned by the core (BRLTTY's lesson): a driver only describes its
 // packets through a FrameRule (which byte can start a packet, which bytes may follow, how long
-// a packet is once its header is in); the Framer collects bytes arriving in arbitrary chunks,
-// hands out whole packets, skips garbage and restarts after truncated packets, and says so on
-// the trace channel.
+// a packet is once its header is in, or which bytes end it for line protocols); the Framer
+// collects bytes arriving in arbitrary chunks, hands out whole packets, skips garbage, restarts
+// after truncated packets, drops oversized ones, and says so on the trace channel.
 #pragma once
 
 #include "drivers/core/trace.hpp"
@@ -11,16 +11,27 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace eboard::drivers {
 
 /// Result of FrameRule::packet_length on a complete header.
 struct FrameLength {
-    enum class Kind : std::uint8_t { Ok, Invalid } kind = Kind::Invalid;
-    std::size_t length = 0;  ///< total packet length including the header (Ok only)
-    [[nodiscard]] static constexpr FrameLength ok(std::size_t n) noexcept { return {Kind::Ok, n}; }
+    /// Ok: fixed length; Delimited: the packet ends with `terminator` (line protocols such as
+    /// Certabo's `:... \r\n`); Invalid: bad header.
+    enum class Kind : std::uint8_t { Ok, Invalid, Delimited } kind = Kind::Invalid;
+    std::size_t length = 0;       ///< Ok: total length incl. header; Delimited: the maximum
+    std::string_view terminator;  ///< Delimited: the last bytes of every packet (a literal)
+    [[nodiscard]] static constexpr FrameLength ok(std::size_t n) noexcept { return {Kind::Ok, n, {}}; }
     [[nodiscard]] static constexpr FrameLength invalid() noexcept { return {}; }
+    /// A packet that ends with `terminator` (kept in the packet), at most `max_length` bytes
+    /// long; a longer one is dropped as oversized and the framer resyncs at the next start byte.
+    /// `terminator` must outlive the framer (use a string literal).
+    [[nodiscard]] static constexpr FrameLength until(std::string_view terminator,
+                                                     std::size_t max_length) noexcept {
+        return {Kind::Delimited, max_length, terminator};
+    }
 };
 
 /// How a protocol frames its device -> host packets.
@@ -60,6 +71,7 @@ struct FramerStats {
     std::size_t truncated = 0;       ///< packets cut short by the start of another
     std::size_t bad_checks = 0;      ///< complete packets FrameRule::packet_valid rejected
     std::size_t dropped_partial = 0; ///< partial packets dropped by reset() (disconnect)
+    std::size_t oversized = 0;       ///< delimited packets longer than their maximum
     std::size_t padding_bytes = 0;   ///< filler between packets (FrameRule::is_padding)
 };
 
@@ -93,11 +105,14 @@ class Framer {
     void restart_after_bad_header(const PacketHandler& on_packet);
     void rescan_after_first_byte(const PacketHandler& on_packet);
     void flush_garbage();
+    void drop_oversized();
+    void deliver(const PacketHandler& on_packet);
 
     const FrameRule& rule_;
     const TraceChannel& trace_;
     std::vector<std::uint8_t> buf_;
     std::size_t expected_ = 0;  // 0 until the header is complete
+    FrameLength delimited_;     // kind Delimited while collecting a delimited packet
     std::size_t garbage_run_ = 0;
     FramerStats stats_;
     FramerStats reported_;                       // stats when on_resync was last due

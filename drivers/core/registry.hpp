@@ -48,6 +48,11 @@ struct DriverOptions {
     std::map<std::string, std::string, std::less<>> params;
 };
 
+/// The option `key` as a whole number >= 0 (e.g. "silence-ms" -> "5000"), `fallback` when the
+/// option is absent; an error names the key and the bad value.
+[[nodiscard]] Expected<std::int64_t> int_param(const DriverOptions& o, std::string_view key,
+                                               std::int64_t fallback);
+
 /// What the registry knows about a driver.
 struct DriverInfo {
     std::string_view name;         ///< URI name, e.g. "dgt"

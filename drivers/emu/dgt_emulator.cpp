@@ -1,81 +1,63 @@
 #include "drivers/emu/dgt_emulator.hpp"
 
+#include "drivers/core/session.hpp"
+
 namespace eboard::drivers::emu {
 
 DgtEmulator::DgtEmulator(DgtEmulatorOptions options)
-    : model_(options),
-      service_(
-          WireModel{[this](std::span<const std::uint8_t> b, Millis now) { model_.receive(b, now); },
-                    [this](Millis now) { model_.tick(now); },
-                    [this] { return model_.take_output(); },
-                    [this](Millis now) { model_.power_on(now); }},
-          options.fragment_max, options.seed) {}
-
-DgtEmulator::~DgtEmulator() {
-    service_.stop();
-}
-
-void DgtEmulator::disconnect() {
-    service_.stop();
-}
+    : model_(options), pty_(model_, options.fragment_max, options.seed) {}
 
 void DgtEmulator::lift(Square s) {
-    act([&](DgtBoardEmu& m, Millis now) { m.lift(s, now); });
+    pty_.act([&] { model_.lift(s, steady_now_ms()); });
 }
 void DgtEmulator::place(Square s, Piece p) {
-    act([&](DgtBoardEmu& m, Millis now) { m.place(s, p, now); });
+    pty_.act([&] { model_.place(s, p, steady_now_ms()); });
 }
 void DgtEmulator::move(Square from, Square to) {
-    act([&](DgtBoardEmu& m, Millis now) {
-        const Piece p = m.position().at(from).piece;
-        m.lift(from, now);
-        if (m.position().at(to).occupied) m.lift(to, now);
-        m.place(to, p, now);
+    pty_.act([&] {
+        const Millis now = steady_now_ms();
+        const Piece p = model_.position().at(from).piece;
+        model_.lift(from, now);
+        if (model_.position().at(to).occupied) model_.lift(to, now);
+        model_.place(to, p, now);
     });
 }
 void DgtEmulator::set_position(const BoardState& b) {
-    act([&](DgtBoardEmu& m, Millis now) { m.set_position(b, now); });
+    pty_.act([&] { model_.set_position(b, steady_now_ms()); });
 }
 void DgtEmulator::press_lever(ClockSide side) {
-    act([&](DgtBoardEmu& m, Millis now) { m.press_lever(side, now); });
+    pty_.act([&] { model_.press_lever(side, steady_now_ms()); });
 }
 void DgtEmulator::press_button(int button) {
-    act([&](DgtBoardEmu& m, Millis now) { m.press_button(button, now); });
+    pty_.act([&] { model_.press_button(button, steady_now_ms()); });
 }
 void DgtEmulator::set_clock_connected(bool connected) {
-    act([&](DgtBoardEmu& m, Millis now) { m.set_clock_connected(connected, now); });
+    pty_.act([&] { model_.set_clock_connected(connected, steady_now_ms()); });
 }
 void DgtEmulator::set_drop_acks(int n) {
-    const std::lock_guard lock(service_.mutex());
-    model_.set_drop_acks(n);
+    pty_.act([&] { model_.set_drop_acks(n); });
 }
 BoardState DgtEmulator::position() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.position();
+    return pty_.inspect([&] { return model_.position(); });
 }
 BoardMode DgtEmulator::mode() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.mode();
+    return pty_.inspect([&] { return model_.mode(); });
 }
 ClockEmuState DgtEmulator::clock() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.clock().state();
+    return pty_.inspect([&] { return model_.clock().state(); });
 }
 int DgtEmulator::acks_dropped() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.acks_dropped();
+    return pty_.inspect([&] { return model_.acks_dropped(); });
 }
 int DgtEmulator::error_acks_sent() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.error_acks_sent();
+    return pty_.inspect([&] { return model_.error_acks_sent(); });
 }
 std::vector<std::uint8_t> DgtEmulator::received() const {
-    const std::lock_guard lock(service_.mutex());
-    return model_.received();
+    return pty_.inspect([&] { return model_.received(); });
 }
 
 bool DgtEmulator::wait_until(const std::function<bool(const DgtBoardEmu&)>& pred, int timeout_ms) {
-    return service_.wait_until([&] { return pred(model_); }, timeout_ms);
+    return pty_.wait_until([&] { return pred(model_); }, timeout_ms);
 }
 
 } // namespace eboard::drivers::emu

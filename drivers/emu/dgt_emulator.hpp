@@ -1,15 +1,9 @@
-// DgtEmulator: the emulated DGT board + clock (DgtBoardEmu) served on a pseudo-terminal, for
-// eboard-emu, the tests and `eboardd --simulate`.
-//
-// Threading: a PtyService (pty_service.hpp) runs one service thread that polls the pty master
-// (every <= 5 ms), feeds host bytes to the board model, runs its timers and writes the
-// replies. Every public method is thread-safe (one mutex around the model). Open
-// pty_slave_path() (or device_path(), which survives unplug/replug) with any termios client
-// (e.g. the "dgt" driver on that path). disconnect() closes the master for good: the client
-// then reads EOF/EIO, as on a USB unplug; unplug()/replug() do it and come back.
+// DgtEmulator: the emulated DGT board + clock (DgtBoardEmu) served on a pseudo-terminal
+// (PtyService), for eboard-emu, the tests and `eboardd --simulate`. Every public method is
+// thread-safe. Open pty_slave_path() with any termios client (e.g. the "dgt" driver on that
+// path); disconnect() makes the device vanish as on a USB unplug.
 #pragma once
 
-#include "drivers/core/session.hpp"
 #include "drivers/emu/board_emu.hpp"
 #include "drivers/emu/pty_service.hpp"
 
@@ -22,16 +16,15 @@ class DgtEmulator {
   public:
     /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
     explicit DgtEmulator(DgtEmulatorOptions options = {});
-    ~DgtEmulator();
     DgtEmulator(const DgtEmulator&) = delete;
     DgtEmulator& operator=(const DgtEmulator&) = delete;
 
-    /// "/dev/pts/N": the device path a driver opens.
-    [[nodiscard]] std::string pty_slave_path() const { return service_.slave_path(); }
+    /// "/dev/pts/N": the device path a driver opens (a new one after replug()).
+    [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
     /// A symlink to the current pty that stays valid across unplug()/replug().
-    [[nodiscard]] const std::string& device_path() const { return service_.device_path(); }
-    /// The service (links for a umockdev testbed, unplug/replug).
-    [[nodiscard]] PtyService& service() { return service_; }
+    [[nodiscard]] const std::string& device_path() const { return pty_.device_path(); }
+    /// The service (more links, e.g. a umockdev device node).
+    [[nodiscard]] PtyService& service() { return pty_; }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
@@ -58,25 +51,15 @@ class DgtEmulator {
     bool wait_until(const std::function<bool(const DgtBoardEmu&)>& pred, int timeout_ms);
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
-    void disconnect();
-    /// The USB cable is pulled: the pty closes, the model gets no power.
-    void unplug() { service_.unplug(); }
-    /// Plugged in again: a new pty behind device_path(); the board powers up (bus mode).
-    void replug() { service_.replug(); }
+    void disconnect() { pty_.disconnect(); }
+    /// The USB cable is pulled: the pty closes, the board has no power.
+    void unplug() { pty_.unplug(); }
+    /// Plugged in again behind device_path(): the board powers up (bus mode, dgt.md 2).
+    void replug() { pty_.replug(); }
 
   private:
-    /// Runs `f(model, now)` under the lock, then lets the thread serve it at once.
-    template <typename F>
-    void act(F&& f) {
-        {
-            const std::lock_guard lock(service_.mutex());
-            f(model_, steady_now_ms());
-        }
-        service_.wake();
-    }
-
-    DgtBoardEmu model_;
-    PtyService service_; // last: its thread stops before the model goes
+    DgtBoardEmu model_;  // before pty_: the service thread uses it
+    PtyService pty_;
 };
 
 } // namespace eboard::drivers::emu

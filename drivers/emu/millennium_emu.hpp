@@ -11,6 +11,7 @@
 
 #include "drivers/core/board_state.hpp"
 #include "drivers/core/events.hpp"
+#include "drivers/emu/pty_service.hpp"
 #include "drivers/emu/replay.hpp"
 #include "drivers/millennium/protocol.hpp"
 
@@ -45,19 +46,19 @@ struct MillenniumEmulatorOptions {
                                           ///< trace log), in their order; no reports of its own
 };
 
-class MillenniumBoardEmu {
+class MillenniumBoardEmu final : public WireModel {
   public:
     explicit MillenniumBoardEmu(MillenniumEmulatorOptions options = {});
 
     /// Bytes the host wrote, at time `now`.
-    void receive(std::span<const std::uint8_t> bytes, Millis now);
+    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     /// Runs scans, reports and delayed replies up to `now`.
-    void tick(Millis now);
+    void tick(Millis now) override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
-    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output();
+    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
     /// Power returns (after an unplug): no partial command or pending reply, LEDs off, reports
     /// start again; pieces and E2ROM stay.
-    void power_on(Millis now);
+    void power_on(Millis now) override;
 
     // The simulated player (squares in game numbering; the board converts with its order).
     void lift(Square s, Millis now);

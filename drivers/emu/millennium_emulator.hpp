@@ -1,10 +1,9 @@
 // MillenniumEmulator: the emulated Millennium ChessLink board (MillenniumBoardEmu) served on a
-// pseudo-terminal by a PtyService, for eboard-emu and the tests. Every public method is
-// thread-safe. Open device_path() (a link that survives unplug()/replug()) or
-// pty_slave_path() with the "millennium" driver.
+// pseudo-terminal (PtyService), for eboard-emu and the tests. Every public method is
+// thread-safe. Open pty_slave_path(), or device_path() (a link that survives unplug() and
+// replug()), with the "millennium" driver.
 #pragma once
 
-#include "drivers/core/session.hpp"
 #include "drivers/emu/millennium_emu.hpp"
 #include "drivers/emu/pty_service.hpp"
 
@@ -17,13 +16,15 @@ class MillenniumEmulator {
   public:
     /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
     explicit MillenniumEmulator(MillenniumEmulatorOptions options = {});
-    ~MillenniumEmulator();
     MillenniumEmulator(const MillenniumEmulator&) = delete;
     MillenniumEmulator& operator=(const MillenniumEmulator&) = delete;
 
-    [[nodiscard]] std::string pty_slave_path() const { return service_.slave_path(); }
-    [[nodiscard]] const std::string& device_path() const { return service_.device_path(); }
-    [[nodiscard]] PtyService& service() { return service_; }
+    /// "/dev/pts/N" (a new one after replug()).
+    [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
+    /// A symlink to the current pty that stays valid across unplug()/replug().
+    [[nodiscard]] const std::string& device_path() const { return pty_.device_path(); }
+    /// The service (more links, e.g. a umockdev device node).
+    [[nodiscard]] PtyService& service() { return pty_; }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
@@ -40,21 +41,16 @@ class MillenniumEmulator {
     /// Waits until `pred(model)` holds (checked after every service step) or `timeout_ms` passed.
     bool wait_until(const std::function<bool(const MillenniumBoardEmu&)>& pred, int timeout_ms);
 
-    void unplug() { service_.unplug(); }
-    void replug() { service_.replug(); }
+    /// The USB cable is pulled: the pty closes, the board has no power.
+    void unplug() { pty_.unplug(); }
+    /// Plugged in again behind device_path(): LEDs off, reports start again, E2ROM kept.
+    void replug() { pty_.replug(); }
+    /// Closes the pty for good (the client sees the device vanish).
+    void disconnect() { pty_.disconnect(); }
 
   private:
-    template <typename F>
-    void act(F&& f) {
-        {
-            const std::lock_guard lock(service_.mutex());
-            f(model_, steady_now_ms());
-        }
-        service_.wake();
-    }
-
-    MillenniumBoardEmu model_;
-    PtyService service_; // last: its thread stops before the model goes
+    MillenniumBoardEmu model_;  // before pty_: the service thread uses it
+    PtyService pty_;
 };
 
 } // namespace eboard::drivers::emu

@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,7 +20,7 @@ namespace {
 
 enum PlugRequest : int { kNone = 0, kUnplug = 1, kReplug = 2 };
 
-/// Points `link` at `target` atomically (a client opening it never sees it missing).
+/// Points `link` at `target` atomically (a client opening it never finds it missing).
 void point_link(const std::string& link, const std::string& target) {
     const std::string tmp = link + ".new";
     ::unlink(tmp.c_str());
@@ -30,8 +29,8 @@ void point_link(const std::string& link, const std::string& target) {
 
 } // namespace
 
-PtyService::PtyService(WireModel model, std::size_t fragment_max, unsigned seed)
-    : model_(std::move(model)), fragment_max_(fragment_max), seed_(seed) {
+PtyService::PtyService(WireModel& model, std::size_t fragment_max, unsigned seed)
+    : model_(model), fragment_max_(fragment_max), seed_(seed) {
     const char* tmp = std::getenv("TMPDIR");
     std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/eboard-emu-XXXXXX";
     if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
@@ -44,17 +43,17 @@ PtyService::PtyService(WireModel model, std::size_t fragment_max, unsigned seed)
 }
 
 PtyService::~PtyService() {
-    stop();
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    close_pty();
     if (wake_ >= 0) ::close(wake_);
-    for (const auto& l : links_) ::unlink(l.c_str());
     ::rmdir(dir_.c_str());
 }
 
 void PtyService::open_pty() {
     char name[128] = {};
     int master = -1, slave = -1;
-    if (::openpty(&master, &slave, name, nullptr, nullptr) != 0)
-        throw std::runtime_error("openpty failed");
+    if (::openpty(&master, &slave, name, nullptr, nullptr) != 0) throw std::runtime_error("openpty failed");
     // Raw at once: with the default ECHO the emulator's own replies would come back to it as
     // host input until the client configured the line.
     termios t{};
@@ -91,52 +90,39 @@ void PtyService::add_link(const std::string& path) {
     if (master_ >= 0) point_link(path, slave_path_);
 }
 
-void PtyService::wake() {
-    const std::uint64_t one = 1;
-    if (wake_ >= 0) (void)!::write(wake_, &one, sizeof one);
-}
-
-bool PtyService::wait_until(const std::function<bool()>& pred, int timeout_ms) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), pred);
-}
-
-// Only the service thread opens and closes the pty (no fd is closed under a poll()); these
-// ask it to and wait until it did.
-void PtyService::unplug() {
-    if (stop_) return;
-    std::unique_lock lock(mutex_);
-    plug_ = kUnplug;
-    lock.unlock();
-    wake();
-    lock.lock();
-    changed_.wait(lock, [this] { return plug_ == kNone || stop_; });
-}
-
-void PtyService::replug() {
-    if (stop_) return;
-    std::unique_lock lock(mutex_);
-    plug_ = kReplug;
-    lock.unlock();
-    wake();
-    lock.lock();
-    changed_.wait(lock, [this] { return plug_ == kNone || stop_; });
-}
-
 bool PtyService::unplugged() const {
     const std::lock_guard lock(mutex_);
     return master_ < 0;
 }
 
-void PtyService::stop() {
+// Only the service thread opens and closes the pty while it runs (no fd is closed under its
+// poll()); these ask it to and wait until it did.
+void PtyService::unplug() { request_plug(kUnplug); }
+void PtyService::replug() { request_plug(kReplug); }
+
+void PtyService::request_plug(int request) {
+    if (stop_) return;
+    std::unique_lock lock(mutex_);
+    plug_ = request;
+    lock.unlock();
+    wake();
+    lock.lock();
+    changed_.wait(lock, [this] { return plug_ == kNone || stop_; });
+}
+
+void PtyService::wake() {
+    const std::uint64_t one = 1;
+    if (wake_ >= 0) (void)!::write(wake_, &one, sizeof one);
+}
+
+void PtyService::disconnect() {
     stop_ = true;
     changed_.notify_all();
     if (thread_.joinable()) thread_.join();
     close_pty();
-    changed_.notify_all();
 }
 
-void PtyService::write_out(const Chunks& chunks) {
+void PtyService::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
     std::mt19937 rng(seed_++);
     for (const auto& chunk : chunks) {
         std::size_t done = 0;
@@ -154,7 +140,7 @@ void PtyService::write_out(const Chunks& chunks) {
                 ::poll(&p, 1, 10);
                 if (stop_) return;
             } else {
-                return; // nobody listening: replies are lost, as on a real line
+                return;  // nobody listening: replies are lost, as on a real line
             }
         }
     }
@@ -168,9 +154,8 @@ void PtyService::run() {
             const std::lock_guard lock(mutex_);
             request = plug_;
         }
-        if (request == kUnplug) {
-            close_pty();
-        } else if (request == kReplug) {
+        if (request == kUnplug) close_pty();
+        if (request == kReplug) {
             if (master_ < 0) open_pty();
             const std::lock_guard lock(mutex_);
             model_.power_on(steady_now_ms());
@@ -185,21 +170,22 @@ void PtyService::run() {
         // Wake on host bytes, on a player action (wake()), or after 5 ms for the timers.
         pollfd fds[2] = {{wake_, POLLIN, 0}, {master_, POLLIN, 0}};
         const int r = ::poll(fds, master_ >= 0 ? 2 : 1, 5);
+        const pollfd& p = fds[1];
         if (r > 0 && (fds[0].revents & POLLIN)) {
             std::uint64_t n = 0;
             (void)!::read(wake_, &n, sizeof n);
         }
-        if (master_ < 0) { // unplugged: no power, no time for the model
+        if (master_ < 0) {  // unplugged: no power, no time for the model
             changed_.notify_all();
             continue;
         }
         std::vector<std::uint8_t> got;
-        if (r > 0 && (fds[1].revents & POLLIN)) {
+        if (r > 0 && (p.revents & POLLIN)) {
             const ssize_t n = ::read(master_, buf, sizeof buf);
             if (n > 0) got.assign(buf, buf + n);
         }
         // POLLHUP / EIO without data: no client has the slave open right now; keep going.
-        Chunks out;
+        std::vector<std::vector<std::uint8_t>> out;
         {
             const std::lock_guard lock(mutex_);
             const Millis now = steady_now_ms();
@@ -207,9 +193,14 @@ void PtyService::run() {
             model_.tick(now);
             out = model_.take_output();
         }
-        write_out(out);
+        write_out(std::move(out));
         changed_.notify_all();
     }
+}
+
+bool PtyService::wait_until(const std::function<bool()>& pred, int timeout_ms) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), pred);
 }
 
 } // namespace eboard::drivers::emu

@@ -1,21 +1,23 @@
-// PtyService: serves a wire-level board model (a pure state machine: host bytes and the time
-// in, reply chunks out) on a pseudo-terminal with one service thread. DgtEmulator and
-// MillenniumEmulator are thin front ends on it.
+// PtyService: serves any wire-level device model (a pure state machine: host bytes and the
+// time in, reply chunks out) on a pseudo-terminal, for eboard-emu, the tests and
+// `eboardd --simulate`. Every board emulator (DGT, Certabo/Sentio, ...) is a WireModel run by
+// one of these.
 //
-// Threading: the constructor opens a pty and starts the thread, which polls the pty master
-// (every <= 5 ms, or at once after wake()), hands host bytes and the time to the model and
-// writes the replies, optionally in random fragments. The model is guarded by mutex(): lock it
-// around every access from another thread, then call wake() so a player action is reported at
-// once. wait_until() waits on a condition checked after every service step (no sleeps).
+// Threading: the constructor opens a pty and starts one service thread that polls the pty
+// master (every <= 5 ms), feeds host bytes to the model, runs its timers and writes the
+// replies. The model is only touched under the service's mutex: use act() for player actions
+// (it wakes the thread so the reply goes out at once) and inspect() for reads.
 //
 // The service keeps its own fd on the slave open, so the master never sees the POLLHUP that a
-// pty reports before its slave is first opened (testing-without-hardware.md 2.1).
+// pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop also
+// tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
+// EOF/EIO, as on a USB unplug.
 //
-// Unplugging: device_path() is a symlink to the current slave (like a udev by-id link) that
-// survives unplug()/replug(): unplug() closes the pty (the client reads EOF/EIO, as on a USB
-// unplug) and removes the links, replug() opens a new pty, points the links at it and powers
-// the model up again. add_link() adds more such links (e.g. the device node of a umockdev
-// testbed, so the libserialport path reaches the same emulator).
+// Unplug and replug: device_path() is a symlink to the current slave (like a udev by-id link)
+// that survives unplug()/replug(). unplug() closes the pty (the client reads EOF/EIO) and
+// removes the links; the model gets no time. replug() opens a new pty behind the same links
+// and powers the model up (WireModel::power_on). add_link() adds more such links, e.g. the
+// device node of a umockdev testbed, so the libserialport path reaches the same emulator.
 #pragma once
 
 #include "drivers/core/events.hpp"
@@ -32,63 +34,83 @@
 
 namespace eboard::drivers::emu {
 
-/// Reply chunks of a model: each is written as one piece unless fragmentation is on.
-using Chunks = std::vector<std::vector<std::uint8_t>>;
-
-/// What the service needs from a model; all are called with mutex() held.
-struct WireModel {
-    std::function<void(std::span<const std::uint8_t> host_bytes, Millis now)> receive;
-    std::function<void(Millis now)> tick;
-    std::function<Chunks()> take_output;
-    std::function<void(Millis now)> power_on; ///< after replug(): back to the power-up state
+/// A device at the wire level, as a pure state machine (no I/O, time passed in, ms).
+class WireModel {
+  public:
+    virtual ~WireModel() = default;
+    /// Bytes the host wrote, at time `now`.
+    virtual void receive(std::span<const std::uint8_t> bytes, Millis now) = 0;
+    /// Runs the device's timers up to `now`.
+    virtual void tick(Millis now) = 0;
+    /// Reply chunks produced so far (each written with one write, unless fragmented); clears them.
+    [[nodiscard]] virtual std::vector<std::vector<std::uint8_t>> take_output() = 0;
+    /// Power returns after an unplug (PtyService::replug): back to the power-up state; the
+    /// pieces stay where they are. Default: nothing to reset.
+    virtual void power_on(Millis now) { (void)now; }
 };
 
 class PtyService {
   public:
-    /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
-    /// fragment_max > 0: replies are written in random pieces of 1..fragment_max bytes.
-    PtyService(WireModel model, std::size_t fragment_max, unsigned seed);
+    /// Opens the pty and starts serving `model` (which must outlive the service). With
+    /// `fragment_max` > 0 replies are written in pieces of 1..fragment_max bytes (seeded).
+    /// Throws std::runtime_error if no pty can be opened.
+    PtyService(WireModel& model, std::size_t fragment_max = 0, unsigned seed = 1);
     ~PtyService();
     PtyService(const PtyService&) = delete;
     PtyService& operator=(const PtyService&) = delete;
 
-    /// "/dev/pts/N" of the current pty (changes on replug()).
+    /// "/dev/pts/N" of the current pty (a new one after replug()).
     [[nodiscard]] std::string slave_path() const;
     /// A symlink to the current slave that stays valid across unplug()/replug().
     [[nodiscard]] const std::string& device_path() const { return link_; }
     /// Makes `path` one more symlink to the current slave (replaced if it exists).
     void add_link(const std::string& path);
 
-    /// Guards the model.
-    [[nodiscard]] std::mutex& mutex() const { return mutex_; }
-    /// Lets the thread serve a player action at once.
-    void wake();
-    /// Waits until `pred()` (called with mutex() held) holds or `timeout_ms` passed.
+    /// Runs `f` under the model lock, then wakes the service thread (a player action).
+    template <typename F>
+    void act(F&& f) {
+        {
+            const std::lock_guard lock(mutex_);
+            f();
+        }
+        wake();
+    }
+    /// Runs `f` under the model lock and returns its result (a read).
+    template <typename F>
+    auto inspect(F&& f) const {
+        const std::lock_guard lock(mutex_);
+        return f();
+    }
+    /// Waits until `pred()` (called under the lock, after every service step) holds or
+    /// `timeout_ms` passed; returns whether it holds. For tests: no sleeps, a condition.
     bool wait_until(const std::function<bool()>& pred, int timeout_ms);
 
-    /// The board is unplugged: the pty closes, the links go, the model gets no time.
+    /// Closes the pty master (the client sees the device vanish) and stops the thread.
+    void disconnect();
+    /// The cable is pulled: the pty closes, the links go, the model gets no time. Returns when
+    /// done (the service thread does it).
     void unplug();
     /// Plugged in again: a new pty behind the same links; the model powers up.
     void replug();
     /// True between unplug() and replug().
     [[nodiscard]] bool unplugged() const;
-    /// Stops the thread and closes the pty for good (the client sees the device vanish).
-    void stop();
 
   private:
     void run();
+    void wake();
+    void write_out(std::vector<std::vector<std::uint8_t>> chunks);
     void open_pty();
     void close_pty();
-    void write_out(const Chunks& chunks);
+    void request_plug(int request);
 
-    WireModel model_;
-    std::size_t fragment_max_;
-    unsigned seed_;
+    WireModel& model_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
-    int master_ = -1, slave_ = -1, wake_ = -1; // master_/slave_: the service thread's
-    int plug_ = 0;                             // pending unplug/replug request (mutex_)
-    std::string slave_path_, dir_, link_;
+    std::size_t fragment_max_;
+    unsigned seed_;
+    int master_ = -1, slave_ = -1, wake_ = -1;  // master_/slave_: the service thread's
+    int plug_ = 0;                               // pending unplug/replug (under mutex_)
+    std::string slave_path_, dir_, link_;        // slave_path_, links_: under mutex_
     std::vector<std::string> links_;
     std::atomic<bool> stop_{false};
     std::thread thread_;

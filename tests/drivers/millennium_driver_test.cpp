@@ -2,7 +2,7 @@
 // to the emulator's board model (DirectLink): start-up, E2ROM written only when it differs,
 // reports between a command and its acknowledgement, orientation from the start position,
 // square changes, retries, keep-alive, LEDs, parity counting.
-#include "direct_link.hpp"
+#include "harness.hpp"
 #include "drivers/emu/millennium_emu.hpp"
 #include "drivers/millennium/driver.hpp"
 
@@ -31,11 +31,12 @@ MillenniumOptions fast() {
 struct Wired {
     emu::MillenniumBoardEmu board;
     MillenniumDriver driver;
-    DirectLink<emu::MillenniumBoardEmu> link;
+    Loopback link;
     explicit Wired(emu::MillenniumEmulatorOptions eo = {}, MillenniumOptions o = fast())
         : board(std::move(eo)), driver(o), link(board, driver) {}
     bool ready() {
-        return link.run_until([&] { return driver.ready() && !link.all<BoardDump>().empty(); });
+        return link.run_until([&] { return driver.ready() && !link.host.all<BoardDump>().empty(); },
+                              10000);
     }
 };
 
@@ -187,25 +188,25 @@ TEST_CASE("millennium keep-alive: silence brings V pings, 3 missed mean the boar
 TEST_CASE("millennium driver + board model: start-up, E2ROM, moves, dump on request") {
     Wired w;
     REQUIRE(w.ready());
-    REQUIRE(w.link.run_until([&] { return w.board.commands().size() == 4; }));
+    REQUIRE(w.link.run_until([&] { return w.board.commands().size() == 4; }, 10000));
     CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0203", "S"});
     CHECK(w.board.e2rom()[e2rom::auto_report] == e2rom::report_on_change);
     CHECK(w.board.e2rom_writes() == 1);
-    REQUIRE(w.link.all<DeviceInfo>().size() == 1);
+    REQUIRE(w.link.host.all<DeviceInfo>().size() == 1);
     w.board.lift(Square::parse("g1"), w.link.now);
     w.board.place(Square::parse("f3"), Piece::WKnight, w.link.now);
-    REQUIRE(w.link.run_until([&] { return w.driver.board() == w.board.position(); }));
-    const auto ch = w.link.all<SquareChanged>();
+    REQUIRE(w.link.run_until([&] { return w.driver.board() == w.board.position(); }, 10000));
+    const auto ch = w.link.host.all<SquareChanged>();
     REQUIRE(ch.size() == 2);
     w.driver.request_board_dump();
-    REQUIRE(w.link.run_until([&] { return w.link.all<BoardDump>().size() == 2; }));
-    CHECK(w.link.all<BoardDump>().back().board == w.board.position());
+    REQUIRE(w.link.run_until([&] { return w.link.host.all<BoardDump>().size() == 2; }, 10000));
+    CHECK(w.link.host.all<BoardDump>().back().board == w.board.position());
     // A second power-up with the same E2ROM (it persists): nothing is written again.
     emu::MillenniumEmulatorOptions eo;
     eo.e2rom = w.board.e2rom();
     Wired again(eo);
     REQUIRE(again.ready());
-    REQUIRE(again.link.run_until([&] { return again.board.commands().size() == 3; }));
+    REQUIRE(again.link.run_until([&] { return again.board.commands().size() == 3; }, 10000));
     CHECK(again.board.commands() == std::vector<std::string>{"V", "R02", "S"});
     CHECK(again.board.e2rom_writes() == 0);
 }
@@ -217,8 +218,8 @@ TEST_CASE("millennium 3 replies come late, reports every scan come first: matche
     o.reply_timeout_ms = 1000;
     Wired w(eo, o);
     REQUIRE(w.ready());
-    REQUIRE(w.link.run_until([&] { return w.board.commands().size() >= 4; }));
-    REQUIRE(w.link.run_until([&] { return w.link.all<DeviceInfo>().size() == 1; }));
+    REQUIRE(w.link.run_until([&] { return w.board.commands().size() >= 4; }, 10000));
+    REQUIRE(w.link.run_until([&] { return w.link.host.all<DeviceInfo>().size() == 1; }, 10000));
     // No command was sent twice: each late reply was matched by its letter among the reports.
     CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0203", "S"});
     CHECK(w.board.status_reports() > 5); // 40.96 ms reports went out while the replies were late
@@ -228,7 +229,7 @@ TEST_CASE("millennium 6 LEDs: squares light their four corners in the board's or
     Wired w;
     REQUIRE(w.ready());
     w.driver.show_squares(bb(Square::parse("e2")) | bb(Square::parse("e4")));
-    REQUIRE(w.link.run_until([&] { return w.board.led_slot_time() == 0x20; }));
+    REQUIRE(w.link.run_until([&] { return w.board.led_slot_time() == 0x20; }, 10000));
     std::vector<int> lit;
     for (int k = 0; k < led_count; ++k)
         if (w.board.leds()[static_cast<std::size_t>(k)] == 0xff) lit.push_back(k);
@@ -240,7 +241,7 @@ TEST_CASE("millennium 6 LEDs: squares light their four corners in the board's or
     REQUIRE(w.link.run_until([&] {
         return std::all_of(w.board.leds().begin(), w.board.leds().end(),
                            [](std::uint8_t c) { return c == 0; });
-    }));
+    }, 10000));
     CHECK(w.board.commands().back() == "X");
 }
 

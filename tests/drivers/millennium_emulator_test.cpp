@@ -3,9 +3,9 @@
 // model, a subset of them over a pty (termios transport, DeviceSession), real scan timing with
 // noise and fragmentation, an eONE without parity bits, LEDs, and the emulator's own rules
 // (reset, bad commands ignored, report modes).
-#include "direct_link.hpp"
-#include "game_play.hpp"
+#include "harness.hpp"
 #include "millennium_harness.hpp"
+#include "pgn_moves.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -20,7 +20,7 @@ namespace {
 /// The player's hands on the board model, at the link's simulated time.
 struct Hands {
     emu::MillenniumBoardEmu& board;
-    DirectLink<emu::MillenniumBoardEmu>& link;
+    Loopback& link;
     void lift(Square s) { board.lift(s, link.now); }
     void place(Square s, Piece p) { board.place(s, p, link.now); }
 };
@@ -33,52 +33,62 @@ MillenniumOptions options_for(const PgnGame& g, SquareOrder order, MillenniumOpt
     return o;
 }
 
+/// The boards of `g` move by move; every move must parse.
+std::vector<BoardState> boards_of(const PgnGame& g) {
+    std::vector<BoardState> boards = game_boards(g);
+    REQUIRE(boards.size() == g.san.size() + 1);
+    return boards;
+}
+
 /// Plays `g` on the board model wired straight to the driver; after every move the driver's
 /// board must be the emulator's and the rules core's. Returns the moves played.
 int play_direct(const PgnGame& g, SquareOrder order) {
+    const std::vector<BoardState> boards = boards_of(g);
     emu::MillenniumEmulatorOptions eo;
-    eo.position = board_of(game_start(g));
+    eo.position = boards.front();
     eo.order = order;
     eo.instant_scan = true;
     emu::MillenniumBoardEmu board(eo);
     MillenniumOptions o;
     o.startup_delay_ms = 0;
     MillenniumDriver driver(options_for(g, order, o));
-    DirectLink<emu::MillenniumBoardEmu> link(board, driver);
-    REQUIRE(link.run_until([&] { return driver.ready(); }));
+    Loopback link(board, driver);
+    REQUIRE(link.run_until([&] { return driver.ready(); }, 10000));
     REQUIRE(driver.board() == eo.position);
     CHECK(driver.order() == order);
     Hands hands{board, link};
-    return replay_game(g, [&](const BoardState& before, const BoardState& after) {
-        play_on_board(hands, before, after);
-        link.deliver();
-        if (driver.board() == after && board.position() == after) return;
-        CHECK(board.position().placement() == after.placement());
-        REQUIRE(driver.board().placement() == after.placement());
-    });
+    for (std::size_t i = 1; i < boards.size(); ++i) {
+        play_on_board(hands, boards[i - 1], boards[i]);
+        link.run(1);
+        if (driver.board() == boards[i] && board.position() == boards[i]) continue;
+        INFO("move " << i << " " << g.san[i - 1]);
+        CHECK(board.position().placement() == boards[i].placement());
+        REQUIRE(driver.board().placement() == boards[i].placement());
+    }
+    return static_cast<int>(boards.size()) - 1;
 }
 
 /// The same over a pty with the real session; ends with a status on request.
 int play_pty(const PgnGame& g, emu::MillenniumEmulatorOptions eo) {
-    eo.position = board_of(game_start(g));
+    const std::vector<BoardState> boards = boards_of(g);
+    eo.position = boards.front();
     MillenniumHarness h(eo, options_for(g, eo.order, MillenniumHarness::fast_options()));
     REQUIRE(h.ready());
     CHECK(h.driver->order() == eo.order);
     CHECK(h.all<BoardDump>().front().board == eo.position);
-    BoardState last = eo.position;
-    const int played = replay_game(g, [&](const BoardState& before, const BoardState& after) {
-        play_on_board(*h.emu, before, after);
-        const bool same = h.pump_until([&] { return h.driver->board() == after; });
-        CHECK(h.driver->board().placement() == after.placement());
-        CHECK(h.emu->position().placement() == after.placement());
+    for (std::size_t i = 1; i < boards.size(); ++i) {
+        INFO("move " << i << " " << g.san[i - 1]);
+        play_on_board(*h.emu, boards[i - 1], boards[i]);
+        const bool same = h.pump_until([&] { return h.driver->board() == boards[i]; });
+        CHECK(h.driver->board().placement() == boards[i].placement());
+        CHECK(h.emu->position().placement() == boards[i].placement());
         REQUIRE(same);
-        last = after;
-    });
+    }
     const std::size_t dumps = h.all<BoardDump>().size();
     h.driver->request_board_dump();
     REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
-    CHECK(h.all<BoardDump>().back().board == last);
-    return played;
+    CHECK(h.all<BoardDump>().back().board == boards.back());
+    return static_cast<int>(boards.size()) - 1;
 }
 
 std::vector<std::string> all_game_files() {
@@ -99,6 +109,7 @@ TEST_CASE("millennium emu: every move of every game in shared/data/games, both s
     std::size_t games = 0, moves = 0;
     for (const auto& path : all_game_files()) {
         const auto list = read_all_games(path);
+        INFO(path);
         REQUIRE_FALSE(list.empty());
         for (const auto order : {SquareOrder::H1First, SquareOrder::A8First}) {
             INFO(path << (order == SquareOrder::A8First ? " a8 first" : " h1 first"));

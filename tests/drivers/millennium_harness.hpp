@@ -1,4 +1,5 @@
-// The real Millennium driver in a DeviceSession on the emulator's pty (termios transport).
+// The real Millennium driver in a DeviceSession on the emulator's pty (termios transport with
+// the board's 7O1 line settings, which a pty accepts and ignores).
 #pragma once
 
 #include "drivers/emu/millennium_emulator.hpp"
@@ -13,15 +14,10 @@ struct MillenniumHarness : SessionHarness {
 
     explicit MillenniumHarness(emu::MillenniumEmulatorOptions eo = {},
                                millennium::MillenniumOptions dopt = fast_options()) {
-        if (const char* t = std::getenv("EBOARD_TRACE"))
-            (void)enable_traces(t); // e.g. millennium,emu
         emu = std::make_unique<emu::MillenniumEmulator>(std::move(eo));
-        auto t = open_termios(emu->device_path(), SerialSettings::parse("38400/7o1").value());
-        REQUIRE(t.has_value());
         auto d = std::make_unique<millennium::MillenniumDriver>(dopt);
         driver = d.get();
-        session = std::make_unique<DeviceSession>(std::move(t.value()), std::move(d), sink());
-        session->start();
+        open(emu->device_path(), std::move(d), SerialSettings::parse("38400/7o1").value());
     }
 
     /// Short timings so no test waits seconds of wall time.

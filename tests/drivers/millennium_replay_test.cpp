@@ -7,8 +7,8 @@
 // one in python-mchess's BLE log. Also: eboard-emu millennium as a separate process.
 #include "drivers/core/event_text.hpp"
 #include "drivers/emu/replay.hpp"
-#include "game_play.hpp"
 #include "millennium_harness.hpp"
+#include "pgn_moves.hpp"
 #include "tests/support/test_io.hpp"
 
 #include <fstream>
@@ -33,12 +33,7 @@ PgnGame recorded_game() {
     return g;
 }
 
-BoardState final_position() {
-    BoardState last;
-    (void)replay_game(recorded_game(),
-                      [&](const BoardState&, const BoardState& after) { last = after; });
-    return last;
-}
+BoardState final_position() { return game_boards(recorded_game()).back(); }
 
 std::string describe_board_events(const std::vector<DriverEvent>& events) {
     std::string out;
@@ -72,10 +67,11 @@ TEST_CASE("millennium: record the replay conversation", "[.record]") {
     {
         MillenniumHarness h(eo);
         REQUIRE(h.ready());
-        (void)replay_game(recorded_game(), [&](const BoardState& before, const BoardState& after) {
-            play_on_board(*h.emu, before, after);
-            REQUIRE(h.pump_until([&] { return h.driver->board() == after; }));
-        });
+        const auto boards = game_boards(recorded_game());
+        for (std::size_t i = 1; i < boards.size(); ++i) {
+            play_on_board(*h.emu, boards[i - 1], boards[i]);
+            REQUIRE(h.pump_until([&] { return h.driver->board() == boards[i]; }));
+        }
     }
     disable_traces();
     set_trace_sink(nullptr);
@@ -83,20 +79,8 @@ TEST_CASE("millennium: record the replay conversation", "[.record]") {
     WARN("recorded " << kTrace);
 }
 
-TEST_CASE("millennium trace log parses into exchanges; bad hex is an error with its line") {
-    const auto ex = emu::parse_trace_log(
-        "millennium > d6 b5 b6\nmillennium : note\nmillennium < 76 b0\n"
-        "millennium < 31 b0 b3 37 34\nother log line\nmillennium > d3 b5 b3\n");
-    REQUIRE(ex.has_value());
-    REQUIRE(ex->size() == 2);
-    CHECK((*ex)[0].host == std::vector<std::uint8_t>{0xd6, 0xb5, 0xb6});
-    REQUIRE((*ex)[0].chunks.size() == 2);
-    CHECK((*ex)[0].chunks[1].size() == 5);
-    CHECK((*ex)[1].chunks.empty());
-    const auto bad = emu::parse_trace_log("millennium > d6\nmillennium < 7g\n");
-    REQUIRE_FALSE(bad.has_value());
-    CHECK(bad.error().line == 2);
-    const auto recorded = emu::parse_trace_log(eboard::test::slurp(kTrace));
+TEST_CASE("millennium recorded conversation: a trace log with python-mchess's real version reply") {
+    const auto recorded = emu::parse_trace_log(eboard::test::slurp(kTrace), "millennium");
     REQUIRE(recorded.has_value());
     REQUIRE(recorded->size() >= 5);
     // The version exchange is the real one of python-mchess's BLE log: V56 -> v010374.
@@ -110,7 +94,7 @@ TEST_CASE("millennium trace log parses into exchanges; bad hex is an error with 
 
 TEST_CASE("millennium replay: the recorded conversation decodes into the checked-in events") {
     emu::MillenniumEmulatorOptions eo;
-    eo.replay = emu::parse_trace_log(eboard::test::slurp(kTrace)).value();
+    eo.replay = emu::parse_trace_log(eboard::test::slurp(kTrace), "millennium").value();
     MillenniumHarness h(eo);
     REQUIRE(h.ready());
     const BoardState end = final_position();
