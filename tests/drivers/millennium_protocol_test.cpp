@@ -73,7 +73,7 @@ TEST_CASE("millennium 2 parity: bit 7 makes the number of ones odd") {
     }
 }
 
-TEST_CASE("millennium 3 the real version reply decodes; lengths by letter") {
+TEST_CASE("millennium 3 the real version reply decodes, lengths come from the letter") {
     // python-mchess BLE log: b'v\xb01\xb0\xb374'.
     const Bytes real = {'v', 0xb0, '1', 0xb0, 0xb3, '7', '4'};
     const auto m = decode(real);
