@@ -30,7 +30,41 @@ struct HandlingOptions {
     TimeMs think_min = 150, think_max = 1200;   ///< before a move
     TimeMs press_min = 80, press_max = 500;     ///< from the last placement to the press
     TimeMs tick_ms = 50;                        ///< Tick events while waiting
+    /// Irregularity::IllegalMove: how long the illegal move stands after the press before it
+    /// is put right (shorter than the reconstructor's mismatch grace, longer than its press
+    /// grace).
+    TimeMs illegal_stands_ms = 1500;
+    /// Irregularity::Displaced: how long a knocked piece lies before it is put back (longer
+    /// than the reconstructor's mismatch grace, --mismatch-grace, default 5 s).
+    TimeMs displaced_ms = 6000;
 };
+
+/// Irregularities the hands commit on purpose (the injected irregularities of the tests), each
+/// meant to raise one ALERT of interfaces.md (in brackets).
+enum class Irregularity : std::uint8_t {
+    /// [touch_move 4.3.1] before the move, another own piece that can move is lifted and put
+    /// back.
+    TouchMove,
+    /// [illegal_move 7.5.1] the piece about to move goes to a square it cannot reach, the clock
+    /// is pressed, and after illegal_stands_ms the position is restored; then the move (with
+    /// the same piece, as 4.3.1 requires).
+    IllegalMove,
+    /// [illegal_move 7.5.3] the clock is pressed before the move is made.
+    PressWithoutMove,
+    /// [position_mismatch 7.4] after the move and before the press, a pawn is knocked sideways
+    /// onto an empty square and put back after displaced_ms.
+    Displaced,
+    /// [flag 6.9] the flag of the player on move falls before his move.
+    FlagFall,
+    /// [draw_claimable 9.2] before the move, a piece of each side goes there and back twice,
+    /// so that the position stands on the board for the third time.
+    Repetition,
+};
+
+/// Every Irregularity, in declaration order.
+inline constexpr Irregularity kIrregularities[] = {
+    Irregularity::TouchMove,  Irregularity::IllegalMove, Irregularity::PressWithoutMove,
+    Irregularity::Displaced,  Irregularity::FlagFall,    Irregularity::Repetition};
 
 /// A pair of hands over a sensor board: primitives for tests (lift, place, press, ...) and
 /// play() for a whole move handled the human way. Keeps the board as the sensors see it, in
@@ -62,6 +96,10 @@ class BoardHands {
     /// The move m of p (legal), handled like a person would, with seeded variants; presses the
     /// clock afterwards if the options say so.
     void play(const Position& p, Move m);
+    /// The move m of p, with `what` committed on the way (see Irregularity). Returns the moves
+    /// played in order, m last (Repetition plays moves before m); an irregularity that cannot
+    /// be committed in p (no piece that qualifies) is left out, and only m is played.
+    std::vector<Move> play_with(const Position& p, Move m, Irregularity what);
 
     [[nodiscard]] TimeMs now() const noexcept { return now_; }
     [[nodiscard]] Piece on(Square s) const noexcept {
@@ -81,6 +119,8 @@ class BoardHands {
     void slide_over(Square from, Square to, Piece p);
     void play_castling(Move m, Piece king, Piece rook);
     void play_promotion(const Position& p, Move m);
+    void play_unpressed(const Position& p, Move m);
+    [[nodiscard]] std::vector<Move> repetition_moves(const Position& p) const;
 
     HandlingOptions o_;
     std::mt19937_64 rng_;

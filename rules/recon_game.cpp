@@ -1,9 +1,8 @@
-// The game side of reconstruction: moves made (Art. 4.7) and completed (6.2.1), the end of the
-// game (5.1.1, 5.2.1, 5.2.2, 9.6), claimable draws (9.2, 9.3), illegal moves (7.5), takebacks
-// and corrections to an earlier position (7.5/7.6), moves out of turn, and the checks that
-// run once the board has settled on something that is not a legal move.
+// The game side of reconstruction: moves made (Art. 4.7) and completed (6.2.1), illegal moves
+// (7.5), takebacks and corrections to an earlier position (7.5/7.6), moves out of turn, and the
+// checks that run once the board has settled on something that is not a legal move. The end
+// of the game is in recon_end.cpp.
 #include "rules/recon_impl.hpp"
-#include "rules/winnable.hpp"
 
 namespace eboard {
 
@@ -32,16 +31,6 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
     return r;
 }
 
-MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
-    if (cfg.can_mate) return cfg.can_mate(p, side);
-    switch (can_checkmate(p, side, WinnableMode::Quick)) {
-    case Winnability::Winnable: return MateAbility::Can;
-    case Winnability::Unwinnable: return MateAbility::Cannot;
-    case Winnability::Undetermined: break;
-    }
-    return MateAbility::Unknown;
-}
-
 void Reconstructor::Impl::describe(int ply, std::string& uci, std::string& fen) {
     int made = static_cast<int>(hist.size()) - 1;
     for (int k = made; k >= ply; --k) pos->unmake_move();
@@ -56,7 +45,7 @@ void Reconstructor::Impl::set_mismatch_clear() {
     if (mismatch_alerted) {
         AlertEvent a;
         a.kind = AlertKind::PositionMismatch;
-        a.article = "7.4";
+        a.article = mismatch_article;
         a.cleared = true;
         a.ply = static_cast<int>(hist.size()) - 1;
         a.text = "the board matches the game again";
@@ -79,6 +68,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     ply_base = 0;
     stood.reset();
     illegal_counts = {};
+    illegal_counts_qpf = {};
     successors(*pos, succ);
     succ_prev.clear();
     reset_evidence();
@@ -89,6 +79,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     mismatch_alerted = false;
     mismatch_since = -1;
     fifty_alerted = false;
+    dead_checked = 0;
     game = true;
     ended = false;
     out.emplace_back(GameEvent{now, true, pos->fen(), rotated, number});
@@ -259,6 +250,22 @@ bool Reconstructor::Impl::replace_last() {
         if (!seen) t.push_back(x);
     }
     touches = std::move(t);
+    if (old.kind() == Move::Kind::Promotion && !old_assumed &&
+        m->kind() == Move::Kind::Promotion && m->from() == old.from() && m->to() == old.to() &&
+        m->promotion_type() != old.promotion_type()) {
+        // [05] 4.4 d, [23] 4.4.4: the choice was final once the new piece touched the square.
+        // The board's piece is recorded (as for a castling against 4.4.2); the arbiter decides.
+        AlertEvent a;
+        a.kind = AlertKind::TouchMove;
+        a.article = "4.4";
+        a.player = pos->side_to_move();
+        a.ply = static_cast<int>(hist.size());
+        a.squares = bit_of(old.to());
+        a.text = std::string("4.4.4: the promotion piece ") +
+                 piece_to_char(make_piece(a.player, old.promotion_type())) + " touched " +
+                 old.to().name() + " first; the choice was final";
+        alert(a);
+    }
     make(*m, assumed, true);
     return true;
 }
@@ -322,56 +329,6 @@ void Reconstructor::Impl::complete_all(Color by, Completion how) {
     for (int k = completed + 1; k <= last; ++k) complete(k, how);
 }
 
-void Reconstructor::Impl::end_game(const std::string& result, const std::string& termination,
-                                   const std::string& article) {
-    complete(static_cast<int>(hist.size()) - 1, Completion::GameEnd);
-    out.emplace_back(ResultEvent{now, result, termination, article});
-    out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
-    ended = true;
-    cand_waiting = false;
-    press_pending = false;
-}
-
-void Reconstructor::Impl::game_end_checks() {
-    const ReconRules& r = cfg.rules;
-    Color mover = ~pos->side_to_move();
-    std::string win = mover == Color::White ? "1-0" : "0-1";
-    if (pos->is_checkmate()) return end_game(win, "checkmate", "5.1.1");
-    if (pos->is_stalemate()) return end_game("1/2-1/2", "stalemate", "5.2.1");
-    int reps = 0;
-    for (const PlyRecord& h : hist)
-        if (h.key == pos->key()) ++reps;
-    if (r.automatic_repetitions > 0 && reps >= r.automatic_repetitions)
-        return end_game("1/2-1/2", "fivefold repetition", r.article_fivefold);
-    if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
-        return end_game("1/2-1/2", "75-move rule", r.article_75_moves);
-    if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
-        mate_ability(*pos, Color::Black) == MateAbility::Cannot)
-        return end_game("1/2-1/2", "dead position", r.article_dead);
-    int ply = static_cast<int>(hist.size()) - 1;
-    if (reps >= r.claim_repetitions) {
-        AlertEvent a;
-        a.kind = AlertKind::DrawClaimable;
-        a.article = "9.2";
-        a.ply = ply;
-        a.player = pos->side_to_move();
-        a.count = reps;
-        a.text = "the same position has appeared " + std::to_string(reps) + " times";
-        alert(a);
-    }
-    if (!fifty_alerted && pos->halfmove_clock() >= 2 * r.claim_moves) {
-        fifty_alerted = true;
-        AlertEvent a;
-        a.kind = AlertKind::DrawClaimable;
-        a.article = "9.3";
-        a.ply = ply;
-        a.player = pos->side_to_move();
-        a.text = "the last " + std::to_string(r.claim_moves) +
-                 " moves by each player were made without a pawn move or a capture";
-        alert(a);
-    }
-}
-
 void Reconstructor::Impl::takeback(int ply) {
     int made = static_cast<int>(hist.size()) - 1;
     for (; made > ply; --made) {
@@ -394,35 +351,6 @@ void Reconstructor::Impl::takeback(int ply) {
     if (pos->halfmove_clock() < 2 * cfg.rules.claim_moves) fifty_alerted = false;
     set_mismatch_clear();
     out.emplace_back(TakebackEvent{now, ply_base + ply, pos->fen()});
-}
-
-// The DGT convention (move-recognition-prior-art.md section 2.4, 7): both kings put on the four
-// centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
-// Two kings next to each other are never a legal position, so this is never a move.
-bool Reconstructor::Impl::kings_signal() {
-    Bitboard kings = pos->pieces(Color::White, PieceType::King) |
-                     pos->pieces(Color::Black, PieceType::King);
-    Bitboard final_sq = 0;
-    if (count(occ) == 2 && (occ & ~kCentre) == 0) {
-        final_sq = occ;  // the kings alone on the board
-    } else {
-        Bitboard missing = pos->occupied() & ~occ;
-        Bitboard added = occ & ~pos->occupied();
-        if ((missing & ~kings) || (added & ~kCentre) || count(added) != count(missing) ||
-            added == 0)
-            return false;
-        final_sq = (kings & occ) | added;
-        if (count(final_sq) != 2 || (final_sq & ~kCentre)) return false;
-        if (diff_squares(*pos) & ~(missing | added)) return false;
-    }
-    for (Bitboard b = final_sq & known; b; b &= b - 1)
-        if (type_of(ident[static_cast<std::size_t>(std::countr_zero(b))]) != PieceType::King)
-            return false;
-    int light = 0;
-    for (Bitboard b = final_sq; b; b &= b - 1) light += first_square(b).light() ? 1 : 0;
-    std::string result = light == 2 ? "1-0" : light == 0 ? "0-1" : "1/2-1/2";
-    end_game(result, "kings in the centre", "");
-    return true;
 }
 
 // Two moves at once: a reply made before the first move had settled (a fast opponent), or a
@@ -476,7 +404,7 @@ bool Reconstructor::Impl::out_of_turn() {
     if (!m) return false;
     Color who = ~pos->side_to_move();
     if (cfg.rules.next_move_completes || !cfg.clock) complete_all(who, Completion::NextMove);
-    illegal(who, cfg.rules.article_illegal, "a move out of turn", diff_squares(*pos));
+    illegal(who, illegal_article(), "a move out of turn", diff_squares(*pos));
     return true;
 }
 
@@ -484,6 +412,11 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
                                   Bitboard squares) {
     int& n = illegal_counts[static_cast<std::size_t>(who)];
     ++n;
+    int& q = illegal_counts_qpf[static_cast<std::size_t>(who)];
+    if (quickplay) ++q;
+    // The rung: the player's count in the game, or, where only the quickplay finish punishes
+    // illegal moves ([01] 10.3: "the first two illegal moves" there), his count in it.
+    int rung = quickplay && cfg.rules.illegal_ladder.empty() ? q : n;
     AlertEvent a;
     a.kind = AlertKind::IllegalMove;
     a.article = article;
@@ -491,11 +424,12 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
     a.count = n;
     a.ply = static_cast<int>(hist.size());
     a.squares = squares;
-    const auto& ladder = cfg.rules.illegal_ladder;
+    const auto& ladder = quickplay ? cfg.rules.illegal_ladder_quickplay : cfg.rules.illegal_ladder;
     if (!ladder.empty()) {
-        a.penalty = ladder[static_cast<std::size_t>(std::min<int>(n, static_cast<int>(ladder.size())) - 1)];
-        if (a.penalty == "loss" && cfg.rules.loss_draw_if_cannot_mate &&
-            mate_ability(*pos, ~who) == MateAbility::Cannot)
+        a.penalty = ladder[static_cast<std::size_t>(std::min<int>(rung, static_cast<int>(ladder.size())) - 1)];
+        // [23] 7.5.5, [05] C3: not a loss (nor a win claim) when the opponent cannot mate.
+        if ((a.penalty == "loss" || a.penalty == "win-claim") &&
+            cfg.rules.loss_draw_if_cannot_mate && mate_ability(*pos, ~who) == MateAbility::Cannot)
             a.penalty = "draw";
     }
     a.text = text;
@@ -522,7 +456,7 @@ void Reconstructor::Impl::quiet_checks() {
     // an opponent's capture out of turn would look the same.
     if (!in_progress(*pos) && out_of_turn()) return;
     if (cfg.illegal_immediate && !in_progress(*pos))
-        illegal(pos->side_to_move(), cfg.rules.article_illegal, "an illegal move was made",
+        illegal(pos->side_to_move(), illegal_article(), "an illegal move was made",
                 diff_squares(*pos));
 }
 

@@ -1,7 +1,8 @@
 // Internal state of the Reconstructor (rules/reconstruction.hpp), shared by its .cpp files:
 // reconstruction.cpp (inputs, bounce filter, timers), recon_match.cpp (board against legal
 // moves), recon_touch.cpp (Art. 4.3/4.4), recon_game.cpp (moves made/completed, game state,
-// irregularities). Not a public header.
+// irregularities), recon_end.cpp (end of the game, draws, dead positions), recon_stands.cpp
+// (A.5.2). Not a public header.
 #pragma once
 
 #include <array>
@@ -88,6 +89,7 @@ struct Reconstructor::Impl {
     std::optional<Position> stood;      ///< the position after an illegal move, if it may stand
     Square stood_from, stood_to;
     std::array<int, 2> illegal_counts{};
+    std::array<int, 2> illegal_counts_qpf{};  ///< of them, in the quickplay finish ([01] 10.3)
     std::vector<Successor> succ;        ///< legal moves of *pos
     std::vector<Successor> succ_prev;   ///< legal moves before the last made move
     bool has_times = false;
@@ -121,6 +123,9 @@ struct Reconstructor::Impl {
     bool await_restore = false;       ///< after an illegal move: the position must come back
     bool illegal_episode = false;     ///< an illegal move of this episode was already alerted
     bool fifty_alerted = false;
+    std::string mismatch_article;     ///< of the raised position_mismatch (for its clearing)
+    bool quickplay = false;           ///< in a quickplay finish (ReconConfig::quickplay_finish)
+    std::uint64_t dead_checked = 0;   ///< pawn structure and material last examined in depth
     Color start_stm = Color::White;
 
     // reconstruction.cpp
@@ -154,7 +159,7 @@ struct Reconstructor::Impl {
     // recon_touch.cpp
     void check_touch_move(const Position& p, Move m, const std::vector<Touch>& t);
 
-    // recon_game.cpp
+    // recon_game.cpp (and recon_end.cpp: game_end_checks .. kings_signal, mate_ability*)
     void evaluate();
     void quiet_checks();
     bool try_start(bool during_game);
@@ -163,6 +168,7 @@ struct Reconstructor::Impl {
     void complete(int ply, Completion how);
     void complete_all(Color by, Completion how);
     void game_end_checks();
+    void dead_suspicion();
     void end_game(const std::string& result, const std::string& termination,
                   const std::string& article);
     void takeback(int ply);
@@ -175,7 +181,12 @@ struct Reconstructor::Impl {
     void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
     void set_mismatch_clear();
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;
+    [[nodiscard]] MateAbility mate_ability_deep(const Position& p, Color side) const;
     [[nodiscard]] Color ply_color(int ply) const noexcept;
+    /// The article of an illegal move: the quickplay finish's when in one ([01] 10.3).
+    [[nodiscard]] const std::string& illegal_article() const noexcept {
+        return quickplay ? cfg.rules.article_illegal_quickplay : cfg.rules.article_illegal;
+    }
     void describe(int ply, std::string& uci, std::string& fen);
     void alert(AlertEvent a);
     [[nodiscard]] PlyRecord record(Move m, bool assumed) const;

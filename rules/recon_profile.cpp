@@ -7,6 +7,9 @@ ReconRules recon_rules_from_profile(const Profile& p) {
     ReconRules r;
     r.illegal_ladder.clear();
     for (const Penalty& x : p.illegal_ladder) r.illegal_ladder.push_back(x.text());
+    r.illegal_ladder_quickplay.clear();
+    for (const Penalty& x : p.illegal_ladder_quickplay)
+        r.illegal_ladder_quickplay.push_back(x.text());
     r.loss_draw_if_cannot_mate = p.illegal_loss_draw_if_cannot_mate;
     r.press_without_move_illegal = p.press_without_move_illegal;
     r.unpromoted_pawn_becomes_queen = p.unpromoted_pawn_becomes_queen;
@@ -19,6 +22,9 @@ ReconRules recon_rules_from_profile(const Profile& p) {
     r.automatic_moves = p.automatic_moves;
     const Articles& a = p.articles;
     if (!a.illegal_move.empty()) r.article_illegal = a.illegal_move;
+    r.article_illegal_quickplay =
+        a.illegal_move_quickplay.empty() ? r.article_illegal : a.illegal_move_quickplay;
+    if (!a.displaced.empty()) r.article_displaced = a.displaced;
     if (!a.press_without_move.empty()) r.article_press_without_move = a.press_without_move;
     if (!a.unpromoted_pawn.empty()) r.article_unpromoted_pawn = a.unpromoted_pawn;
     if (!a.flag.empty()) r.article_flag = a.flag;

@@ -20,6 +20,7 @@ const char* to_string(AlertKind k) noexcept {
 }
 
 Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
+    quickplay = cfg.quickplay_finish;
     if (cfg.rotated) {
         rotated = *cfg.rotated;
         orientation_known = true;
@@ -82,7 +83,11 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
         }
     } else if (const auto* btn = std::get_if<ClockButton>(&e)) {
         if (game && !ended) {
-            bool can_promote = false;
+            // A pawn of the side to move can promote, or a promotion made is not completed yet
+            // (its piece may still be exchanged, 4.4.4; choose() decides).
+            int made = static_cast<int>(hist.size()) - 1;
+            bool can_promote =
+                made > completed && hist.back().move.kind() == Move::Kind::Promotion;
             for (const Successor& s : succ)
                 if (s.m.kind() == Move::Kind::Promotion) can_promote = true;
             if (can_promote) (void)choose(Reconstructor::promotion_for_button(btn->button));
@@ -287,7 +292,7 @@ void Reconstructor::Impl::judge_press() {
         return;
     }
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
-    illegal(who, cfg.rules.article_illegal, "the clock was pressed after an illegal move",
+    illegal(who, illegal_article(), "the clock was pressed after an illegal move",
             diff_squares(*pos));
     if (cfg.rules.illegal_stands_if_unclaimed) prepare_stands();
 }
@@ -313,7 +318,8 @@ void Reconstructor::Impl::check_timers() {
             mismatch_alerted = true;
             AlertEvent a;
             a.kind = AlertKind::PositionMismatch;
-            a.article = await_restore ? cfg.rules.article_illegal : "7.4";
+            a.article = await_restore ? illegal_article() : cfg.rules.article_displaced;
+            mismatch_article = a.article;
             a.squares = diff_squares(*pos);
             a.ply = static_cast<int>(hist.size()) - 1;
             a.player = pos->side_to_move();
@@ -375,6 +381,7 @@ PieceType Reconstructor::promotion_for_button(int button) noexcept {
 }
 
 void Reconstructor::declare_castling() noexcept { impl_->castling_declared = true; }
+void Reconstructor::set_quickplay_finish(bool on) noexcept { impl_->quickplay = on; }
 bool Reconstructor::in_game() const noexcept { return impl_->game && !impl_->ended; }
 const Position& Reconstructor::position() const noexcept { return *impl_->pos; }
 int Reconstructor::plies_made() const noexcept {

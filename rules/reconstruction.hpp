@@ -44,7 +44,13 @@ struct ReconRules {
     /// Penalty text of the player's 1st, 2nd, ... completed illegal move; the last repeats.
     /// Empty = no penalty ([01] standard play). [23] 7.5.5: +2min, then loss.
     std::vector<std::string> illegal_ladder{"+2min", "loss"};
-    /// A "loss" becomes "draw" when the opponent cannot mate ([23] 7.5.5).
+    /// The same in a quickplay finish (ReconConfig::quickplay_finish): [01] 10.3 +2min, +2min,
+    /// loss where standard play has none; the other editions repeat illegal_ladder. When
+    /// illegal_ladder is empty, the rung is the player's count of illegal moves in the
+    /// quickplay finish, else his count in the whole game.
+    std::vector<std::string> illegal_ladder_quickplay{"+2min", "loss"};
+    /// A "loss" (or a "win-claim", [05] C3) becomes "draw" when the opponent cannot mate
+    /// ([23] 7.5.5).
     bool loss_draw_if_cannot_mate = true;
     /// [23] 7.5.3: pressing the clock without moving is an illegal move (else only ignored).
     bool press_without_move_illegal = true;
@@ -63,12 +69,22 @@ struct ReconRules {
     int automatic_repetitions = 5;   ///< [23] 9.6.1; 0 = none
     int automatic_moves = 75;        ///< [23] 9.6.2; 0 = none
     std::string article_illegal = "7.5.1";
+    std::string article_illegal_quickplay = "7.5.1";  ///< [01] 10.3
+    /// position_mismatch outside an illegal-move episode: displaced pieces ([01]/[05] 7.3,
+    /// [23] 7.4).
+    std::string article_displaced = "7.4";
     std::string article_press_without_move = "7.5.3";
     std::string article_unpromoted_pawn = "7.5.2";
     std::string article_flag = "6.9";
     std::string article_dead = "5.2.2";
     std::string article_fivefold = "9.6.1";
     std::string article_75_moves = "9.6.2";
+    /// dead_position alert (laws.md section 18: end a game for a dead position only when
+    /// proven, else alert the arbiter): with every pawn blocked by an opposing pawn, after this
+    /// many moves by each player without a capture or pawn move, a position the quick check
+    /// cannot settle is examined in depth (ReconConfig::can_mate_deep) once per pawn structure
+    /// and material: proven dead ends the game (5.2.2), undecided raises dead_position. 0 = never.
+    int dead_suspect_moves = 10;
 };
 
 /// Settings of one reconstructor (command-line options and board properties).
@@ -103,10 +119,19 @@ struct ReconConfig {
     /// unset, it is taken from the start position, and on occupancy-only boards (whose start
     /// occupancy is symmetric) from the first move.
     std::optional<bool> rotated;
+    /// The game is in a quickplay finish (the final period without increment: [01]/[05]
+    /// Art. 10, [23] Guidelines III): illegal moves take ReconRules::illegal_ladder_quickplay.
+    /// The caller knows the time control: it sets this when the whole game is one, or calls
+    /// Reconstructor::set_quickplay_finish when the last period starts.
+    bool quickplay_finish = false;
     ReconRules rules;
     /// Winnability override; when unset, rules/winnable.hpp can_checkmate (quick mode): a
     /// side counts as unable to mate only when that is proven.
     std::function<MateAbility(const Position&, Color)> can_mate;
+    /// The in-depth winnability test of a position suspected dead (ReconRules::
+    /// dead_suspect_moves); when unset, rules/winnable.hpp can_checkmate in full mode (up to
+    /// about 0.5 s per side, run at most once per locked pawn structure and material).
+    std::function<MateAbility(const Position&, Color)> can_mate_deep;
 };
 
 /// The per-board, per-game state machine. Not thread-safe; cheap to construct.
@@ -139,6 +164,10 @@ class Reconstructor {
     /// Chess960 (Guidelines II): the player announced castling, so a king or rook move that
     /// is also a castling move on the board counts as castling.
     void declare_castling() noexcept;
+    /// The quickplay finish starts (true) or the game is not in one (false): from now on
+    /// illegal moves are judged with ReconRules::illegal_ladder_quickplay and
+    /// article_illegal_quickplay ([01] 10.3). Counts of earlier illegal moves are kept.
+    void set_quickplay_finish(bool on) noexcept;
 
     /// True while a game is in progress (started, no result yet).
     [[nodiscard]] bool in_game() const noexcept;

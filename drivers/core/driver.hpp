@@ -45,6 +45,17 @@ class ClockControl {
     virtual void request_times() = 0;
 };
 
+/// The square LEDs of a board that has them (Chessnut: one per square, chessnut.md 5; Certabo
+/// and Sentio: certabo-sentio.md 4, rate-limited and coalesced, the latest call wins). The
+/// driver owns the complete LED state and sends all of it; squares are in game numbering
+/// (a1=0 .. h8=63) and the driver applies the board's orientation.
+class LedControl {
+  public:
+    virtual ~LedControl() = default;
+    /// Lights exactly the squares whose bit is set (bit n = square n); 0 turns all off.
+    virtual void set_leds(Bitboard lit) = 0;
+};
+
 /// A board driver. Single-threaded: all calls come from the session's thread.
 class Driver {
   public:
@@ -68,6 +79,8 @@ class Driver {
     virtual void request_board_dump() = 0;
     /// The clock, if this board drives one; nullptr otherwise.
     [[nodiscard]] virtual ClockControl* clock() { return nullptr; }
+    /// The square LEDs, if this board has them; nullptr otherwise.
+    [[nodiscard]] virtual LedControl* leds() { return nullptr; }
 };
 
 } // namespace eboard::drivers

@@ -51,6 +51,7 @@ struct Describe {
         if (e.version_major) s += cat(" version=", *e.version_major, '.', e.version_minor.value_or(0));
         if (e.bus_address) s += cat(" bus_address=", *e.bus_address);
         if (!e.trademark.empty()) s += cat(" trademark=\"", e.trademark, '"');
+        if (!e.firmware.empty()) s += cat(" firmware=\"", e.firmware, '"');
         return s;
     }
     std::string operator()(const BatteryInfo& e) const {

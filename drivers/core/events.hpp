@@ -37,6 +37,7 @@ struct DeviceInfo {
     std::string serial;       ///< e.g. "25805" (DGT SERIALNR)
     std::string long_serial;  ///< e.g. "3.36012345" (DGT LONG_SERIALNR)
     std::string trademark;    ///< free text (DGT TRADEMARK)
+    std::string firmware;     ///< free-text firmware version(s), e.g. "CN_DVT9_210659" (Chessnut)
     std::optional<int> version_major, version_minor;
     std::optional<int> bus_address;
 };

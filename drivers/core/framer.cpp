@@ -1,5 +1,6 @@
 #include "drivers/core/framer.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace eboard::drivers {
@@ -17,6 +18,10 @@ void Framer::flush_garbage() {
 
 void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
     if (buf_.empty()) {
+        if (rule_.is_padding(b)) {
+            ++stats_.padding_bytes;
+            return;
+        }
         if (!rule_.starts_packet(b)) {
             ++stats_.garbage_bytes;
             ++garbage_run_;
@@ -31,27 +36,53 @@ void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
                     " byte(s)): " + hex_bytes(buf_));
         buf_.clear();
         expected_ = 0;
+        delimited_ = {};
         take(b, on_packet);
         return;
     } else {
         buf_.push_back(b);
     }
 
-    if (expected_ == 0 && buf_.size() == rule_.header_size()) {
+    const bool delimited = delimited_.kind == FrameLength::Kind::Delimited;
+    if (expected_ == 0 && !delimited && buf_.size() == rule_.header_size()) {
         const FrameLength len = rule_.packet_length(buf_);
-        if (len.kind == FrameLength::Kind::Invalid || len.length < rule_.header_size()) {
+        if (len.kind == FrameLength::Kind::Invalid || len.length < rule_.header_size() ||
+            (len.kind == FrameLength::Kind::Delimited && len.terminator.empty())) {
             restart_after_bad_header(on_packet);
             return;
         }
-        expected_ = len.length;
+        if (len.kind == FrameLength::Kind::Delimited) delimited_ = len;
+        else expected_ = len.length;
     }
-    if (expected_ != 0 && buf_.size() == expected_) {
-        ++stats_.packets;
-        const std::vector<std::uint8_t> packet = std::move(buf_);
-        buf_.clear();
-        expected_ = 0;
-        on_packet(packet);
+    if (delimited_.kind == FrameLength::Kind::Delimited) {
+        const std::string_view end = delimited_.terminator;
+        if (buf_.size() >= rule_.header_size() + end.size() &&
+            std::equal(end.begin(), end.end(), buf_.end() - static_cast<std::ptrdiff_t>(end.size()),
+                       [](char t, std::uint8_t c) { return static_cast<std::uint8_t>(t) == c; }))
+            deliver(on_packet);
+        else if (buf_.size() >= delimited_.length)
+            drop_oversized();
+        return;
     }
+    if (expected_ != 0 && buf_.size() == expected_) deliver(on_packet);
+}
+
+void Framer::deliver(const PacketHandler& on_packet) {
+    ++stats_.packets;
+    const std::vector<std::uint8_t> packet = std::move(buf_);
+    buf_.clear();
+    expected_ = 0;
+    delimited_ = {};
+    on_packet(packet);
+}
+
+void Framer::drop_oversized() {
+    ++stats_.oversized;
+    const std::size_t shown = std::min<std::size_t>(buf_.size(), 16);
+    trace_.note("oversized packet dropped (" + std::to_string(buf_.size()) + " byte(s) without its end): " +
+                hex_bytes(std::span<const std::uint8_t>(buf_.data(), shown)) + " ...");
+    buf_.clear();
+    delimited_ = {};  // what follows is skipped as garbage up to the next start byte
 }
 
 void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
@@ -62,7 +93,19 @@ void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
     ++stats_.garbage_bytes;
     buf_.clear();
     expected_ = 0;
+    delimited_ = {};
     for (const std::uint8_t b : rest) take(b, on_packet);
+}
+
+void Framer::end_of_message() {
+    flush_garbage();
+    if (buf_.empty()) return;
+    ++stats_.truncated;
+    trace_.note("packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
+                " byte(s)): " + hex_bytes(buf_));
+    buf_.clear();
+    expected_ = 0;
+    delimited_ = {};
 }
 
 void Framer::reset() {
@@ -74,6 +117,7 @@ void Framer::reset() {
     buf_.clear();
     expected_ = 0;
     garbage_run_ = 0;
+    delimited_ = {};
 }
 
 } // namespace eboard::drivers

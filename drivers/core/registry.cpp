@@ -1,6 +1,7 @@
 #include "drivers/core/registry.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace eboard::drivers {
 
@@ -18,6 +19,17 @@ const ModelInfo* DriverInfo::model(std::string_view wanted) const {
     for (const auto& m : models)
         if (m.name == wanted) return &m;
     return nullptr;
+}
+
+Expected<std::int64_t> int_param(const DriverOptions& o, std::string_view key, std::int64_t fallback) {
+    const auto it = o.params.find(key);
+    if (it == o.params.end()) return fallback;
+    const std::string& s = it->second;
+    std::int64_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || p != s.data() + s.size() || v < 0)
+        return Error{"option " + std::string(key) + " takes a whole number >= 0, not '" + s + "'"};
+    return v;
 }
 
 DriverRegistration::DriverRegistration(DriverInfo info) {

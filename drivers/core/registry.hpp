@@ -1,7 +1,8 @@
 // The driver registry (libsigrok's lesson): each driver registers itself from its own
 // driver.cpp with a static DriverRegistration; nobody edits a central list. A driver
 // declares its models (with quirk flags and serial settings) and its USB IDs here, once;
-// udev rules and probing read them from the registry.
+// udev rules (tools/eboard-udev-rules, docs/adding-a-driver.md) and probing read them from the
+// registry.
 #pragma once
 
 #include "drivers/core/driver.hpp"
@@ -17,12 +18,19 @@
 
 namespace eboard::drivers {
 
-/// A USB vendor/product id pair a driver can handle. `confidence` says how sure the protocol
+/// How the host reaches a USB device: through the kernel's USB-serial tty (`/dev/ttyACM*`,
+/// `/dev/ttyUSB*`; libserialport) or directly with libusb (`/dev/bus/usb/BBB/DDD`; HID boards,
+/// URI transport `usb`). The generated udev rules (tools/eboard-udev-rules) match the tty or the
+/// USB device node accordingly.
+enum class UsbAccess { Tty, Libusb };
+
+/// A USB vendor/product id pair a driver can handle. `certain` says how sure the protocol
 /// notes are (DGT's ids are uncertain, dgt.md 19): probe before trusting.
 struct UsbId {
     std::uint16_t vid = 0, pid = 0;
     std::string_view note;        ///< e.g. "Microchip CDC-ACM (picochess #150)"
     bool certain = false;
+    UsbAccess access = UsbAccess::Tty;
 };
 
 /// One model of a driver's family.
@@ -39,6 +47,11 @@ struct DriverOptions {
     std::string model;
     std::map<std::string, std::string, std::less<>> params;
 };
+
+/// The option `key` as a whole number >= 0 (e.g. "silence-ms" -> "5000"), `fallback` when the
+/// option is absent; an error names the key and the bad value.
+[[nodiscard]] Expected<std::int64_t> int_param(const DriverOptions& o, std::string_view key,
+                                               std::int64_t fallback);
 
 /// What the registry knows about a driver.
 struct DriverInfo {

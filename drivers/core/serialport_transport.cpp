@@ -2,6 +2,7 @@
 // Not testable on a bare pty (testing-without-hardware.md 2.2); a umockdev test that fakes a
 // CDC-ACM /dev/ttyACM0 with a TIOCM* ioctl handler is still to be written (2.3).
 #include "drivers/core/transport.hpp"
+#include "drivers/core/usb.hpp"
 
 #include <libserialport.h>
 
@@ -97,12 +98,19 @@ Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
 }
 
 Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
-                                                    const SerialSettings& settings) {
+                                                    const SerialSettings& settings,
+                                                    std::span<const UsbId> usb_ids) {
     switch (spec.kind) {
     case TransportKind::SerialPort: return open_serialport(spec.path, settings);
     case TransportKind::Termios: return open_termios(spec.path, settings);
     case TransportKind::Tcp: return open_tcp(spec.host, spec.port);
-    case TransportKind::Usb: return Error{"USB (libusb) transport is not implemented yet"};
+    case TransportKind::Usb: {
+        // Only ids reached through libusb; the others are USB-serial ttys (registry.hpp).
+        std::vector<UsbId> libusb_ids;
+        for (const UsbId& id : usb_ids)
+            if (id.access == UsbAccess::Libusb) libusb_ids.push_back(id);
+        return open_usb(spec.usb_address, libusb_ids);
+    }
     case TransportKind::None: break;
     }
     return Error{"no transport given"};

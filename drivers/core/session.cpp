@@ -39,9 +39,10 @@ bool DeviceSession::poll(int max_wait_ms) {
         framer_.push(got, [this](std::span<const std::uint8_t> packet) {
             driver_->on_packet(packet, clock_());
         });
+        if (transport_->message_oriented()) framer_.end_of_message();
         const FramerStats& after = framer_.stats();
         if (after.garbage_bytes != before.garbage_bytes || after.truncated != before.truncated ||
-            after.bad_headers != before.bad_headers)
+            after.bad_headers != before.bad_headers || after.oversized != before.oversized)
             driver_->on_resync(clock_());
     }
     if (transport_->disconnected()) {
@@ -79,7 +80,7 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
     if (!info) return Error{"unknown driver '" + uri->driver + "'"};
     const ModelInfo* model = info->model(uri->model);
     if (!model) return Error{"driver '" + uri->driver + "' has no model '" + uri->model + "'"};
-    auto transport = open_transport(uri->transport, model->serial);
+    auto transport = open_transport(uri->transport, model->serial, info->usb_ids);
     if (!transport) return transport.error();
     options.model = std::string(model->name);
     auto driver = info->create(options);

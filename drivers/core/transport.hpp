@@ -1,9 +1,10 @@
 // The thin byte pipe under every driver (testing-without-hardware.md section 0): open, write,
 // read with a timeout, close, and a "disconnected" signal. Implementations: termios (ptys and
-// plain ttys), libserialport (real USB serial devices), TCP (ser2net). USB HID (libusb) comes
-// with the Chessnut driver.
+// plain ttys), libserialport (real USB serial devices), TCP (ser2net), USB HID through libusb
+// (usb.hpp).
 #pragma once
 
+#include "drivers/core/registry.hpp"
 #include "drivers/core/serial_settings.hpp"
 #include "drivers/core/uri.hpp"
 #include "rules/expected.hpp"
@@ -37,6 +38,9 @@ class Transport {
     [[nodiscard]] virtual bool disconnected() const = 0;
     /// Why it disconnected (empty while connected).
     [[nodiscard]] virtual std::string error() const = 0;
+    /// True if every read() returns exactly one whole device message (a USB HID report) rather
+    /// than a slice of a byte stream; the session then tells the framer where reports end.
+    [[nodiscard]] virtual bool message_oriented() const { return false; }
 };
 
 /// Raw termios on a tty or pty: O_RDWR|O_NOCTTY, raw mode, the given line settings, TIOCEXCL.
@@ -48,8 +52,10 @@ class Transport {
 /// Raw TCP client (ser2net in raw mode), TCP_NODELAY.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_tcp(const std::string& host,
                                                              std::uint16_t port);
-/// Opens what the spec names; settings apply to serial kinds only.
+/// Opens what the spec names; settings apply to serial kinds only, `usb_ids` (the driver's
+/// table in the registry) to the usb kind only (open_usb in usb.hpp).
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
-                                                                   const SerialSettings& settings);
+                                                                   const SerialSettings& settings,
+                                                                   std::span<const UsbId> usb_ids = {});
 
 } // namespace eboard::drivers

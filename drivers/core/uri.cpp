@@ -1,5 +1,7 @@
 #include "drivers/core/uri.hpp"
 
+#include "drivers/core/usb.hpp"
+
 #include <charconv>
 
 namespace eboard::drivers {
@@ -44,7 +46,10 @@ Expected<TransportSpec> parse_transport(std::string_view text) {
     if (text == "usb" || starts_with(text, "usb:")) {
         TransportSpec t;
         t.kind = TransportKind::Usb;
-        if (text.size() > 4) t.usb_address = std::string(text.substr(4));
+        if (text.size() > 4) {
+            if (auto a = UsbAddress::parse(text.substr(4)); !a) return a.error();
+            t.usb_address = std::string(text.substr(4));
+        }
         return t;
     }
     if (starts_with(text, "/")) {

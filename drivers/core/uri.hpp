@@ -2,7 +2,7 @@
 //   dgt:/dev/ttyACM0       /dev/ttyACM* and /dev/ttyUSB*: libserialport (real USB serial)
 //   dgt:/dev/pts/3         any other path (ptys, /dev/rfcomm0, /dev/ttyS0): plain termios
 //   dgt:tcp:HOST:PORT      raw TCP (ser2net); HOST may be [v6-address]
-//   chessnut:usb, chessnut:usb:BUS.ADDR   libusb (not implemented yet by any driver)
+//   chessnut:usb, chessnut:usb:BUS.ADDR   libusb HID (usb.hpp); BUS.ADDR as lsusb shows them
 //   emu-dgt                built-in emulator, no transport
 // A driver name may carry a model after a dot ("dgt.revelation2"); see the driver's README.
 #pragma once

@@ -7,6 +7,7 @@
 
 #include "drivers/core/board_state.hpp"
 #include "drivers/emu/clock_emu.hpp"
+#include "drivers/emu/pty_service.hpp"
 #include "drivers/emu/replay.hpp"
 
 #include <deque>
@@ -47,16 +48,16 @@ struct DgtEmulatorOptions {
 /// The board's mode (dgt.md 2).
 enum class BoardMode : std::uint8_t { Bus, Idle, UpdateBoard, Update, UpdateNice };
 
-class DgtBoardEmu {
+class DgtBoardEmu final : public WireModel {
   public:
     explicit DgtBoardEmu(DgtEmulatorOptions options = {});
 
     /// Bytes the host wrote, at time `now`.
-    void receive(std::span<const std::uint8_t> bytes, Millis now);
+    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     /// Runs scans, the clock and delayed ACKs up to `now`.
-    void tick(Millis now);
+    void tick(Millis now) override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
-    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output();
+    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
 
     // The simulated player (squares in game numbering; the board converts with `rotated`).
     void lift(Square s, Millis now);

@@ -2,200 +2,62 @@
 
 #include "drivers/core/session.hpp"
 
-#include <cerrno>
-#include <chrono>
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
-#include <sys/eventfd.h>
-#include <random>
-#include <stdexcept>
-#include <termios.h>
-#include <unistd.h>
-
 namespace eboard::drivers::emu {
 
 DgtEmulator::DgtEmulator(DgtEmulatorOptions options)
-    : model_(options), fragment_max_(options.fragment_max), seed_(options.seed) {
-    char name[128] = {};
-    if (::openpty(&master_, &slave_, name, nullptr, nullptr) != 0)
-        throw std::runtime_error("openpty failed");
-    slave_path_ = name;
-    // Raw at once: with the default ECHO the emulator's own replies would come back to it as
-    // host input until the client configured the line.
-    termios t{};
-    ::tcgetattr(slave_, &t);
-    ::cfmakeraw(&t);
-    ::tcsetattr(slave_, TCSANOW, &t);
-    ::fcntl(master_, F_SETFL, ::fcntl(master_, F_GETFL) | O_NONBLOCK);
-    ::fcntl(master_, F_SETFD, FD_CLOEXEC);
-    ::fcntl(slave_, F_SETFD, FD_CLOEXEC);
-    wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    thread_ = std::thread([this] { run(); });
-}
-
-DgtEmulator::~DgtEmulator() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-    if (master_ >= 0) ::close(master_);
-    if (slave_ >= 0) ::close(slave_);
-    if (wake_ >= 0) ::close(wake_);
-}
-
-void DgtEmulator::wake() {
-    const std::uint64_t one = 1;
-    if (wake_ >= 0) (void)!::write(wake_, &one, sizeof one);
-}
-
-void DgtEmulator::disconnect() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-    if (master_ >= 0) ::close(master_);
-    master_ = -1;
-    // Our own slave fd would keep the line "up" for nobody; close it too.
-    if (slave_ >= 0) ::close(slave_);
-    slave_ = -1;
-}
-
-void DgtEmulator::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
-    std::mt19937 rng(seed_++);
-    for (const auto& chunk : chunks) {
-        std::size_t done = 0;
-        while (done < chunk.size()) {
-            std::size_t n = chunk.size() - done;
-            if (fragment_max_ > 0) {
-                std::uniform_int_distribution<std::size_t> d(1, fragment_max_);
-                n = std::min(n, d(rng));
-            }
-            const ssize_t w = ::write(master_, chunk.data() + done, n);
-            if (w > 0) {
-                done += static_cast<std::size_t>(w);
-            } else if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
-                pollfd p{master_, POLLOUT, 0};
-                ::poll(&p, 1, 10);
-                if (stop_) return;
-            } else {
-                return;  // nobody listening: replies are lost, as on a real line
-            }
-        }
-    }
-}
-
-void DgtEmulator::run() {
-    std::uint8_t buf[512];
-    while (!stop_) {
-        // Wake on host bytes, on a player action (wake()), or after 5 ms for the timers.
-        pollfd fds[2] = {{master_, POLLIN, 0}, {wake_, POLLIN, 0}};
-        const int r = ::poll(fds, wake_ >= 0 ? 2 : 1, 5);
-        const pollfd& p = fds[0];
-        if (r > 0 && wake_ >= 0 && (fds[1].revents & POLLIN)) {
-            std::uint64_t n = 0;
-            (void)!::read(wake_, &n, sizeof n);
-        }
-        std::vector<std::uint8_t> got;
-        if (r > 0 && (p.revents & POLLIN)) {
-            const ssize_t n = ::read(master_, buf, sizeof buf);
-            if (n > 0) got.assign(buf, buf + n);
-        }
-        // POLLHUP / EIO without data: no client has the slave open right now; keep going.
-        std::vector<std::vector<std::uint8_t>> out;
-        {
-            const std::lock_guard lock(mutex_);
-            const Millis now = steady_now_ms();
-            if (!got.empty()) model_.receive(got, now);
-            model_.tick(now);
-            out = model_.take_output();
-        }
-        write_out(std::move(out));
-        changed_.notify_all();
-    }
-}
+    : model_(options), pty_(model_, options.fragment_max, options.seed) {}
 
 void DgtEmulator::lift(Square s) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.lift(s, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.lift(s, steady_now_ms()); });
 }
 void DgtEmulator::place(Square s, Piece p) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.place(s, p, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.place(s, p, steady_now_ms()); });
 }
 void DgtEmulator::move(Square from, Square to) {
-    {
-        const std::lock_guard lock(mutex_);
+    pty_.act([&] {
         const Millis now = steady_now_ms();
         const Piece p = model_.position().at(from).piece;
         model_.lift(from, now);
         if (model_.position().at(to).occupied) model_.lift(to, now);
         model_.place(to, p, now);
-    }
-    wake();
+    });
 }
 void DgtEmulator::set_position(const BoardState& b) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.set_position(b, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.set_position(b, steady_now_ms()); });
 }
 void DgtEmulator::press_lever(ClockSide side) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.press_lever(side, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.press_lever(side, steady_now_ms()); });
 }
 void DgtEmulator::press_button(int button) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.press_button(button, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.press_button(button, steady_now_ms()); });
 }
 void DgtEmulator::set_clock_connected(bool connected) {
-    {
-        const std::lock_guard lock(mutex_);
-        model_.set_clock_connected(connected, steady_now_ms());
-    }
-    wake();
+    pty_.act([&] { model_.set_clock_connected(connected, steady_now_ms()); });
 }
 void DgtEmulator::set_drop_acks(int n) {
-    const std::lock_guard lock(mutex_);
-    model_.set_drop_acks(n);
+    pty_.act([&] { model_.set_drop_acks(n); });
 }
 BoardState DgtEmulator::position() const {
-    const std::lock_guard lock(mutex_);
-    return model_.position();
+    return pty_.inspect([&] { return model_.position(); });
 }
 BoardMode DgtEmulator::mode() const {
-    const std::lock_guard lock(mutex_);
-    return model_.mode();
+    return pty_.inspect([&] { return model_.mode(); });
 }
 ClockEmuState DgtEmulator::clock() const {
-    const std::lock_guard lock(mutex_);
-    return model_.clock().state();
+    return pty_.inspect([&] { return model_.clock().state(); });
 }
 int DgtEmulator::acks_dropped() const {
-    const std::lock_guard lock(mutex_);
-    return model_.acks_dropped();
+    return pty_.inspect([&] { return model_.acks_dropped(); });
 }
 int DgtEmulator::error_acks_sent() const {
-    const std::lock_guard lock(mutex_);
-    return model_.error_acks_sent();
+    return pty_.inspect([&] { return model_.error_acks_sent(); });
 }
 std::vector<std::uint8_t> DgtEmulator::received() const {
-    const std::lock_guard lock(mutex_);
-    return model_.received();
+    return pty_.inspect([&] { return model_.received(); });
 }
 
 bool DgtEmulator::wait_until(const std::function<bool(const DgtBoardEmu&)>& pred, int timeout_ms) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return pred(model_); });
+    return pty_.wait_until([&] { return pred(model_); }, timeout_ms);
 }
 
 } // namespace eboard::drivers::emu

@@ -1,25 +1,14 @@
-// DgtEmulator: the emulated DGT board + clock (DgtBoardEmu) served on a pseudo-terminal, for
-// eboard-emu, the tests and `eboardd --simulate`.
-//
-// Threading: the constructor opens a pty and starts one service thread that polls the pty
-// master (every <= 5 ms), feeds host bytes to the board model, runs its timers and writes the
-// replies. Every public method is thread-safe (one mutex around the model). Open
-// pty_slave_path() with any termios client (e.g. the "dgt" driver on that path).
-//
-// The emulator keeps its own fd on the slave open, so the master never sees the POLLHUP that
-// a pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop
-// also tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
-// EOF/EIO, as on a USB unplug.
+// DgtEmulator: the emulated DGT board + clock (DgtBoardEmu) served on a pseudo-terminal
+// (PtyService), for eboard-emu, the tests and `eboardd --simulate`. Every public method is
+// thread-safe. Open pty_slave_path() with any termios client (e.g. the "dgt" driver on that
+// path); disconnect() makes the device vanish as on a USB unplug.
 #pragma once
 
 #include "drivers/emu/board_emu.hpp"
+#include "drivers/emu/pty_service.hpp"
 
-#include <atomic>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace eboard::drivers::emu {
 
@@ -27,12 +16,11 @@ class DgtEmulator {
   public:
     /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
     explicit DgtEmulator(DgtEmulatorOptions options = {});
-    ~DgtEmulator();
     DgtEmulator(const DgtEmulator&) = delete;
     DgtEmulator& operator=(const DgtEmulator&) = delete;
 
     /// "/dev/pts/N": the device path a driver opens.
-    [[nodiscard]] const std::string& pty_slave_path() const { return slave_path_; }
+    [[nodiscard]] const std::string& pty_slave_path() const { return pty_.slave_path(); }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
@@ -59,22 +47,11 @@ class DgtEmulator {
     bool wait_until(const std::function<bool(const DgtBoardEmu&)>& pred, int timeout_ms);
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
-    void disconnect();
+    void disconnect() { pty_.disconnect(); }
 
   private:
-    void run();
-    void wake();  // lets the service thread report a player action at once
-    void write_out(std::vector<std::vector<std::uint8_t>> chunks);
-
-    mutable std::mutex mutex_;
-    std::condition_variable changed_;
-    DgtBoardEmu model_;
-    std::size_t fragment_max_;
-    unsigned seed_;
-    int master_ = -1, slave_ = -1, wake_ = -1;
-    std::string slave_path_;
-    std::atomic<bool> stop_{false};
-    std::thread thread_;
+    DgtBoardEmu model_;  // before pty_: the service thread uses it
+    PtyService pty_;
 };
 
 } // namespace eboard::drivers::emu

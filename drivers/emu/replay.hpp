@@ -1,11 +1,14 @@
-// Recorded DGT conversations in the record.txt format (../shared/data/dgt/README.md): the
-// console log of a Node.js app. Host writes are `write --- [ Uint8Array(1) [ 66 ] ]` lines;
-// every received chunk is a JavaScript array of decimal bytes, possibly over several lines.
+// Recorded conversations: the record.txt format (../shared/data/dgt/README.md), the console log
+// of a Node.js app (host writes are `write --- [ Uint8Array(1) [ 66 ] ]` lines; every received
+// chunk is a JavaScript array of decimal bytes, possibly over several lines); and eboardd's own
+// `--trace` logs (drivers/core/trace.hpp). ChunkPlayer plays recorded device chunks as a device.
 #pragma once
 
+#include "drivers/emu/pty_service.hpp"
 #include "rules/expected.hpp"
 
 #include <cstdint>
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -20,5 +23,32 @@ struct RecordedExchange {
 /// Parses a record.txt-style log. Chunks before the first write are attached to an exchange
 /// with an empty `host`. Errors name the line of a malformed array.
 [[nodiscard]] Expected<std::vector<RecordedExchange>> parse_record_log(std::string_view text);
+
+/// Parses a trace log (trace.hpp: "<category> > 40 4d" host writes, "<category> < 93 00 05"
+/// device chunks, "<category> : note") keeping the lines of `category`: every host write starts
+/// an exchange, chunks before the first write go to one with an empty `host`; notes and other
+/// lines are skipped. Errors name the line of a malformed hex byte.
+[[nodiscard]] Expected<std::vector<RecordedExchange>> parse_trace_log(std::string_view text,
+                                                                      std::string_view category);
+
+/// A device that sends recorded chunks, one every `gap_ms`, in order, whatever the host writes
+/// (for boards that stream without being asked, e.g. Certabo and Sentio); host bytes are kept.
+class ChunkPlayer final : public WireModel {
+  public:
+    ChunkPlayer(const std::vector<RecordedExchange>& recording, Millis gap_ms);
+    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
+    void tick(Millis now) override;
+    [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
+    /// All chunks sent.
+    [[nodiscard]] bool done() const noexcept { return next_ >= chunks_.size(); }
+    [[nodiscard]] const std::vector<std::uint8_t>& received() const noexcept { return received_; }
+
+  private:
+    std::vector<std::vector<std::uint8_t>> chunks_, out_;
+    std::vector<std::uint8_t> received_;
+    Millis gap_ms_;
+    std::size_t next_ = 0;
+    Millis next_at_ = -1;
+};
 
 } // namespace eboard::drivers::emu

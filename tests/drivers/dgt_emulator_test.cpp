@@ -14,23 +14,6 @@ using namespace eboard::drivers::dgt;
 
 namespace {
 
-BoardState board_of(const Position& p) {
-    BoardState b;
-    for (int i = 0; i < 64; ++i) b.set(Square(i), p.piece_on(Square(i)));
-    return b;
-}
-
-/// Plays `m` by hand on the emulator: every square that empties is lifted, then every square
-/// whose piece changed gets its new piece (captures, castling, en passant, promotion alike).
-void play_on_board(emu::DgtEmulator& e, const BoardState& before, const BoardState& after) {
-    for (int i = 0; i < 64; ++i)
-        if (before.at(Square(i)) != after.at(Square(i)) && before.at(Square(i)).occupied)
-            e.lift(Square(i));
-    for (int i = 0; i < 64; ++i)
-        if (before.at(Square(i)) != after.at(Square(i)) && after.at(Square(i)).occupied)
-            e.place(Square(i), after.at(Square(i)).piece);
-}
-
 /// Plays a whole game on the emulator; after every move the driver's board must equal both
 /// the emulator's and the rules core's position. Returns the number of moves played.
 int play_game(const PgnGame& g, emu::DgtEmulatorOptions eo) {

@@ -10,11 +10,7 @@
 #include <cstdlib>
 
 #include <fstream>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
-
-extern char** environ;
 
 using namespace eboard;
 using namespace eboard::drivers;
@@ -134,27 +130,9 @@ TEST_CASE("record.txt replay: decoded board and device events equal the checked-
 }
 
 TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver") {
-    int out[2];
-    REQUIRE(::pipe(out) == 0);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    const std::string bin = std::string(EBOARD_BIN_DIR) + "/eboard-emu";
     const std::string fen = "4k3/8/8/8/8/8/4P3/4K3";
-    std::vector<std::string> args = {bin, "--fen", fen, "--rotated", "--fragment", "5"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(out[1]);
-    std::string path;  // the readiness line
-    char c;
-    while (::read(out[0], &c, 1) == 1 && c != '\n') path += c;
-    ::close(out[0]);
-    REQUIRE(path.rfind("/dev/pts/", 0) == 0);
+    EmuProcess emu({"--fen", fen, "--rotated", "--fragment", "5"});
+    const std::string path = emu.pty;
 
     std::vector<DriverEvent> events;
     DriverOptions opt;
@@ -172,9 +150,5 @@ TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver
     while (!dump() && steady_now_ms() < end) s.value()->poll(20);
     REQUIRE(dump() != nullptr);
     CHECK(dump()->board.placement() == fen);
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(emu.stop() == 0);
 }

@@ -2,6 +2,10 @@
 // tokens (headers, comments, variations, NAGs, move numbers and results dropped).
 #pragma once
 
+#include "drivers/core/board_state.hpp"
+#include "rules/notation.hpp"
+#include "rules/position.hpp"
+
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -78,6 +82,35 @@ inline std::vector<PgnGame> read_pgn_games(const std::string& path, std::size_t 
     }
     if (!g.san.empty()) games.push_back(std::move(g));
     return games;
+}
+
+/// The pieces of a position as a board reading.
+inline BoardState board_of(const Position& p) {
+    BoardState b;
+    for (int i = 0; i < 64; ++i) b.set(Square(i), p.piece_on(Square(i)));
+    return b;
+}
+
+/// The pieces on the board at the start of `g` and after each of its moves (a null move,
+/// "Z0" or "--", repeats the board). Stops at a move the rules core cannot parse (the caller
+/// compares the size with g.san.size() + 1).
+inline std::vector<BoardState> game_boards(const PgnGame& g) {
+    auto start = g.fen.empty() ? Expected<Position>(Position::startpos()) : Position::from_fen(g.fen, g.chess960);
+    std::vector<BoardState> boards;
+    if (!start) return boards;
+    Position pos = std::move(start.value());
+    boards.push_back(board_of(pos));
+    for (const std::string& san : g.san) {
+        if (san == "Z0" || san == "--") {
+            pos.make_null_move();
+        } else {
+            const auto m = parse_move(pos, san);
+            if (!m) break;
+            pos.make_move(m.value());
+        }
+        boards.push_back(board_of(pos));
+    }
+    return boards;
 }
 
 } // namespace eboard::drivers::test

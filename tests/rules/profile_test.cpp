@@ -22,8 +22,9 @@ std::string read_text_file(const std::string& path) {
 
 /// The source of the built-in profiles, as a user would find them.
 std::string profile_file(std::string_view name) {
-    // tests/rules/ -> rules/profiles/ in the same checkout.
-    const std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
+    // tests/rules/ -> rules/profiles/ in the same checkout. EBOARD_TEST_DATA is absolute;
+    // __FILE__ is not when ccache's base_dir rewrites the compiler's paths.
+    const std::filesystem::path here = std::filesystem::path(EBOARD_TEST_DATA).parent_path();
     return (here / "../../rules/profiles" / (std::string(name) + ".profile")).string();
 }
 

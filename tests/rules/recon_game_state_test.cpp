@@ -40,15 +40,39 @@ TEST_CASE("new game: the standard start position set up starts a game") {
     }
 }
 
-TEST_CASE("new game: a Chess960 start position on an identity board is recognised") {
-    Run r;
-    BoardHands h(plain(true));
-    h.setup(Position::chess960_start(0));
-    h.wait(100);
-    r.feed(h);
-    REQUIRE(r.games_started == 1);
-    CHECK(first_start(r)->chess960_number == 0);
-    CHECK(r.rec.position().chess960());
+TEST_CASE("new game: any Chess960 start position is recognised, either way round") {
+    // Identity boards tell the array (and the orientation); occupancy-only boards cannot (every
+    // array has the same occupancy): the arbiter configures the number.
+    for (int n : {0, 1, 359, 517, 519, 700, 959}) {
+        for (bool id : {false, true}) {
+            for (bool rotated : {false, true}) {
+                INFO("array " << n << " identity " << id << " rotated " << rotated);
+                ReconConfig cfg;
+                if (!id) cfg.chess960_number = n;
+                Run r(cfg);
+                BoardHands h(plain(id, rotated));
+                Position start = Position::chess960_start(n);
+                h.setup(start);
+                h.wait(100);
+                r.feed(h);
+                REQUIRE(r.games_started == 1);
+                const GameEvent* g = first_start(r);
+                REQUIRE(g != nullptr);
+                CHECK(g->chess960_number == n);
+                CHECK(g->fen == start.fen());
+                CHECK(r.rec.position().chess960());
+                // The first move: a knight (every array has two) or a pawn.
+                Move first = Move::none();
+                for (Move m : start.legal_moves())
+                    if (type_of(start.moved_piece(m)) == PieceType::Knight) first = m;
+                h.play(start, first);
+                h.wait(100);
+                r.feed(h);
+                REQUIRE(r.made == std::vector<std::string>{to_uci(start, first)});
+                CHECK(r.rec.rotated() == rotated);
+            }
+        }
+    }
 }
 
 TEST_CASE("new game: pieces set up one by one start the game when the start position is complete") {
@@ -156,25 +180,129 @@ TEST_CASE("DGT kings in the centre signal the result and are never recorded as a
 }
 
 TEST_CASE("App. D.2.2-D.2.3 tactile board: taken out of its hole is a touch, put into another makes the move") {
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        ReconConfig cfg;
+        cfg.tactile = true;
+        Run r(cfg);
+        BoardHands h(plain(id));
+        h.setup(Position::startpos());
+        h.wait(100);
+        r.feed(h);
+        h.lift(sq("f1"));  // a bishop that cannot move: a touch, no obligation (4.5)
+        h.wait(300);
+        h.place(sq("f1"), Piece::WBishop);
+        h.wait(300);
+        h.lift(sq("d2"));
+        h.wait(300);
+        h.place(sq("d4"), Piece::WPawn);
+        h.wait(60);  // no settle time: the move is made as soon as the peg is in
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"d2d4"});
+        REQUIRE(r.touches.size() == 4);
+        CHECK(r.touches[0].lift);
+        CHECK(r.touches[0].piece == Piece::WBishop);
+        h.press(Color::White);
+        h.wait(100);
+        h.shift(sq("e7"), sq("e5"), 200);
+        h.wait(100);
+        h.press(Color::Black);
+        h.wait(100);
+        // A sliding piece that could go further is made at once too (nothing slides on a
+        // tactile board): the bishop into g5.
+        h.lift(sq("c1"));
+        h.wait(300);
+        h.place(sq("g5"), Piece::WBishop);
+        h.wait(60);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"d2d4", "e7e5", "c1g5"});
+        // A capture: the captured piece out of its hole, the capturer into it.
+        h.press(Color::White);
+        h.wait(100);
+        h.lift(sq("d4"));
+        h.wait(200);
+        h.lift(sq("e5"));
+        h.wait(200);
+        h.place(sq("d4"), Piece::BPawn);
+        h.wait(60);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"d2d4", "e7e5", "c1g5", "e5d4"});
+        REQUIRE(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("5.2.2 a capture that leaves a dead position ends the game at once") {
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardHands h(plain(id));
+        Position p = std::move(Position::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 60").value());
+        r.take(r.rec.start_game(p, 0));
+        h.setup(p);
+        h.wait(400);
+        h.lift(sq("d2"));
+        h.wait(200);
+        h.shift(sq("e1"), sq("d2"), 200);
+        h.wait(400);  // no press: the move that ends the game is completed by it (6.2.1)
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"e1d2"});
+        REQUIRE(r.completed == std::vector<int>{1});
+        REQUIRE(r.results.size() == 1);
+        CHECK(r.results[0].result == "1/2-1/2");
+        CHECK(r.results[0].termination == "dead position");
+        CHECK(r.results[0].article == "5.2.2");
+        CHECK(r.count(AlertKind::DeadPosition) == 0);  // proven: a result, not an alert
+        CHECK_FALSE(r.rec.in_game());
+    }
+}
+
+TEST_CASE("5.2.2 a locked position proven dead by the in-depth check ends the game") {
+    // Every pawn blocked, the white pieces shut in, the black king unable to get at anything:
+    // material decides nothing, the quick check cannot prove it, the full check can
+    // (rules/winnable.hpp). It runs once the players have shuffled for ten moves each.
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardHands h(plain(id));
+        Position p =
+            std::move(Position::from_fen("3k4/8/8/8/1p6/1Pp1p1p1/2P1P1P1/1B3BRK w - - 17 40").value());
+        r.take(r.rec.start_game(p, 0));
+        h.setup(p);
+        h.wait(400);
+        for (const char* u : {"b1a2", "d8d7", "a2b1"}) {
+            Move m = move_from_uci(p, u);
+            h.play(p, m);
+            p.make_move(m);
+        }
+        h.wait(400);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"b1a2", "d8d7", "a2b1"});
+        REQUIRE(r.results.size() == 1);
+        CHECK(r.results[0].termination == "dead position");
+        CHECK(r.results[0].article == "5.2.2");
+        CHECK(r.count(AlertKind::DeadPosition) == 0);
+    }
+}
+
+TEST_CASE("5.2.2 dead_suspect_moves 0 turns the in-depth check and its alert off") {
     ReconConfig cfg;
-    cfg.tactile = true;
+    cfg.rules.dead_suspect_moves = 0;
+    cfg.can_mate_deep = [](const Position&, Color) {
+        FAIL("the in-depth check must not run");
+        return MateAbility::Unknown;
+    };
     Run r(cfg);
     BoardHands h(plain(false));
-    h.setup(Position::startpos());
-    h.wait(100);
+    Position p =
+        std::move(Position::from_fen("3k4/8/8/8/1p6/1Pp1p1p1/2P1P1P1/1B3BRK w - - 30 40").value());
+    r.take(r.rec.start_game(p, 0));
+    h.setup(p);
+    h.wait(400);
+    Move m = move_from_uci(p, "b1a2");
+    h.play(p, m);
+    h.wait(400);
     r.feed(h);
-    h.lift(sq("f1"));  // a bishop that cannot move: a touch, no obligation (4.5)
-    h.wait(300);
-    h.place(sq("f1"), Piece::WBishop);
-    h.wait(300);
-    h.lift(sq("d2"));
-    h.wait(300);
-    h.place(sq("d4"), Piece::WPawn);
-    h.wait(60);  // no settle time: the move is made as soon as the peg is in
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"d2d4"});
-    REQUIRE(r.touches.size() == 4);
-    CHECK(r.touches[0].lift);
-    CHECK(r.touches[0].piece == Piece::WBishop);
-    REQUIRE(r.irregularities() == 0);
+    REQUIRE(r.made == std::vector<std::string>{"b1a2"});
+    CHECK(r.results.empty());
+    CHECK(r.alerts.empty());
 }

@@ -1,5 +1,7 @@
-// A real game handled the human way with irregularities injected at chosen plies: every
-// injected irregularity raises its alert exactly once, and the game still comes out exactly.
+// Real games handled the human way (rules/handling.hpp) with irregularities injected at chosen
+// plies (BoardHands::play_with): every alert kind the reconstructor produces appears exactly
+// once per injection, and the game still comes out exactly. dead_position is a property of the
+// position, not of the hands: it is injected as a game the arbiter sets up from a FEN.
 #include <catch2/catch.hpp>
 
 #include "recon_support.hpp"
@@ -7,90 +9,114 @@
 using namespace eboard;
 using namespace eboard::test;
 
-TEST_CASE("injected irregularities in a real game each raise their alert once") {
-    auto games = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn");
-    REQUIRE(!games.empty());
-    const PgnGame& g = games[0];
-    Position start = g.start();
-    std::vector<Move> moves = g.moves();
-    REQUIRE(moves.size() > 24);
+namespace {
+
+/// An injection: what the hands do, before which move (0-based), and the alert it must raise.
+struct Injection {
+    Irregularity what;
+    std::size_t before;
+    AlertKind kind;
+    const char* article;
+};
+
+constexpr Injection kPlan[] = {
+    {Irregularity::TouchMove, 4, AlertKind::TouchMove, "4.3"},
+    {Irregularity::IllegalMove, 9, AlertKind::IllegalMove, "7.5.1"},
+    {Irregularity::Displaced, 14, AlertKind::PositionMismatch, "7.4"},
+    {Irregularity::PressWithoutMove, 19, AlertKind::IllegalMove, "7.5.3"},
+    {Irregularity::FlagFall, 24, AlertKind::Flag, "6.9"},
+    {Irregularity::Repetition, 31, AlertKind::DrawClaimable, "9.2"},
+};
+
+int alerts_of(const Run& r, AlertKind k, const std::string& article) {
+    int n = 0;
+    for (const AlertEvent& a : r.alerts) n += a.kind == k && a.article == article ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("injected irregularities in real games each raise their alert exactly once") {
+    // Every Irregularity is in the plan.
+    for (Irregularity i : kIrregularities) {
+        bool planned = false;
+        for (const Injection& x : kPlan) planned = planned || x.what == i;
+        REQUIRE(planned);
+    }
+    const char* files[] = {"kasparov-deep-blue-1997.pgn", "nepomniachtchi-liren-game1.pgn"};
+    for (const char* file : files) {
+        auto games = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + file);
+        REQUIRE(!games.empty());
+        const PgnGame& g = games[0];
+        Position start = g.start();
+        REQUIRE(g.moves.size() > 32);
+        for (bool identity : {false, true}) {
+            HandlingOptions o;
+            o.seed = 7;
+            o.identity = identity;
+            o.dgt_scan = identity;
+            Run r;
+            BoardHands h(o);
+            h.setup(start);
+            h.wait(500);
+            Position p = start.copy();
+            std::vector<Move> played;
+            for (std::size_t i = 0; i < g.moves.size(); ++i) {
+                std::vector<Move> these{g.moves[i]};
+                for (const Injection& x : kPlan)
+                    if (x.before == i) these = h.play_with(p, g.moves[i], x.what);
+                if (these.size() == 1) h.play(p, g.moves[i]);
+                for (Move m : these) {
+                    played.push_back(m);
+                    p.make_move(m);
+                }
+            }
+            h.wait(1500);
+            r.feed(h);
+            INFO(file << ", identity " << identity << "\n" << r.alert_list());
+            CHECK(played.size() == g.moves.size() + 8);  // the repetition's moves
+            CHECK(r.made == uci_list(start, played));
+            CHECK(r.completed.size() == played.size());
+            for (const Injection& x : kPlan) {
+                INFO("alert " << to_string(x.kind) << " " << x.article);
+                CHECK(alerts_of(r, x.kind, x.article) == 1);
+            }
+            CHECK(r.alerts.size() == std::size(kPlan));
+        }
+    }
+}
+
+TEST_CASE("injected: a locked pawn chain shuffled for ten moves each raises dead_position once") {
+    // Knights can still break a chain, so the quick check decides nothing; the in-depth check
+    // is given as undecided here (its own answers are tested in tests/winnable, and how far it
+    // gets within its time limit depends on the machine).
     for (bool identity : {false, true}) {
-        HandlingOptions o;
-        o.seed = 7;
-        o.identity = identity;
         ReconConfig cfg;
-        cfg.mismatch_grace_ms = 3000;
+        cfg.can_mate_deep = [](const Position&, Color) { return MateAbility::Unknown; };
         Run r(cfg);
+        HandlingOptions o;
+        o.identity = identity;
         BoardHands h(o);
-        h.setup(start);
+        Position p = std::move(
+            Position::from_fen("4k1n1/8/8/1p1p1p1p/1P1P1P1P/8/8/1N2K3 w - - 14 30").value());
+        r.take(r.rec.start_game(p, 0));
+        h.setup(p);
         h.wait(500);
-        Position p = start.copy();
-        for (std::size_t i = 0; i < moves.size(); ++i) {
-            Move m = moves[i];
-            Color us = p.side_to_move();
-            if (i == 4) {
-                // 4.3.1: an own piece that can move is lifted and put back, another is moved.
-                for (Move x : p.legal_moves()) {
-                    if (x.from() == m.from()) continue;
-                    Piece pc = p.piece_on(x.from());
-                    h.lift(x.from());
-                    h.wait(300);
-                    h.place(x.from(), pc);
-                    h.wait(300);
-                    break;
-                }
-            }
-            if (i == 9) {
-                // 7.5.1: the piece to move goes to a square it cannot reach, the clock is
-                // pressed, the position is restored, then the real move (same piece: 4.3 kept).
-                Square bad = Square::none();
-                for (int s = 0; s < 64 && !bad.valid(); ++s) {
-                    bool reach = false;
-                    for (Move x : p.legal_moves())
-                        reach = reach || (x.from() == m.from() && x.to() == Square(s));
-                    if (p.piece_on(Square(s)) == Piece::None && !reach) bad = Square(s);
-                }
-                h.shift(m.from(), bad, 200);
-                h.wait(200);
-                h.press(us);
-                h.wait(1200);
-                h.shift(bad, m.from(), 200);
-                h.wait(400);
-            }
-            if (i == 19) {
-                // 7.5.3: the clock pressed without a move.
-                h.press(us);
-                h.wait(1500);
-            }
-            HandlingOptions& ho = h.options();
-            bool clock = ho.clock;
-            if (i == 14) ho.clock = false;
+        std::vector<Move> moves =
+            moves_from_uci(p, "b1c3 g8f6 e1d2 e8d7 d2e3 d7e6 c3a2 f6g4 e3f3 g4f6 a2c3");
+        for (Move m : moves) {
             h.play(p, m);
-            ho.clock = clock;
-            if (i == 14) {
-                // 7.4: a piece knocked onto an empty neighbour square before the press.
-                for (int s = 0; s < 64; ++s) {
-                    Square from(s);
-                    if (h.on(from) == Piece::None) continue;
-                    Square to = from.file() < 7 ? Square(s + 1) : Square(s - 1);
-                    if (h.on(to) != Piece::None) continue;
-                    h.shift(from, to, 100);
-                    h.wait(4000);
-                    h.shift(to, from, 100);
-                    break;
-                }
-                h.wait(300);
-                h.press(us);
-            }
             p.make_move(m);
         }
         h.wait(1500);
         r.feed(h);
         INFO("identity " << identity << "\n" << r.alert_list());
-        CHECK(r.made == uci_list(start, moves));
-        CHECK(r.count(AlertKind::TouchMove) == 1);
-        CHECK(r.count(AlertKind::IllegalMove) == 2);
-        CHECK(r.count(AlertKind::PositionMismatch) == 1);
-        CHECK(r.count(AlertKind::Flag) == 0);
+        CHECK(r.made.size() == moves.size());
+        REQUIRE(r.alerts.size() == 1);
+        CHECK(r.alerts[0].kind == AlertKind::DeadPosition);
+        CHECK(r.alerts[0].article == "5.2.2");
+        CHECK(r.alerts[0].ply == 6);  // halfmove clock 14 + 6 = 20: ten moves by each player
+        CHECK(r.results.empty());
+        CHECK(r.rec.in_game());
     }
 }

@@ -1,5 +1,6 @@
-// Reconstruction of ordinary moves, captures, castling, en passant and promotion from lifts and
-// placements (Art. 4.7; laws.md section 4.3), on occupancy-only and identity boards.
+// Reconstruction of ordinary moves, captures, castling and en passant from lifts and placements
+// (Art. 4.7; laws.md section 4.3), slides, bounce and DGT scan order, on occupancy-only and
+// identity boards. Promotion is in recon_promotion_test.cpp.
 #include <catch2/catch.hpp>
 
 #include "recon_support.hpp"
@@ -7,35 +8,10 @@
 using namespace eboard;
 using namespace eboard::test;
 
-namespace {
-
-HandlingOptions occupancy() {
-    HandlingOptions o;
-    o.vary_orders = false;
-    o.slides = o.bounce = o.jadoube = false;
-    return o;
-}
-HandlingOptions identity() {
-    HandlingOptions o = occupancy();
-    o.identity = true;
-    return o;
-}
-
-/// Sets up `fen` and starts the game there (an arbiter's position).
-void start_at(Run& r, BoardHands& h, const char* fen, bool chess960 = false) {
-    Position p = std::move(Position::from_fen(fen, chess960).value());
-    r.take(r.rec.start_game(p, h.now()));
-    h.setup(p);
-    h.wait(400);
-    r.feed(h);
-}
-
-} // namespace
-
 TEST_CASE("4.7 a move is made when the piece is released and completed when the clock is pressed") {
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         h.setup(Position::startpos());
         h.wait(300);
         r.feed(h);
@@ -61,7 +37,7 @@ TEST_CASE("4.7 a move is made when the piece is released and completed when the 
 TEST_CASE("4.7.1 capture with the captured piece removed first") {
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
         h.lift(sq("d5"));
         h.wait(200);
@@ -79,25 +55,60 @@ TEST_CASE("4.7.1 capture with the captured piece removed first") {
 }
 
 TEST_CASE("4.7.1 capture with the capturing piece lifted first and the captured piece removed last") {
-    Run r;
-    BoardHands h(occupancy());
-    start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-    h.lift(sq("e4"));
-    h.wait(200);
-    h.lift(sq("d5"));
-    h.wait(200);
-    // A piece held in the hand with its victim off the board is not yet a capture.
-    r.feed(h);
-    REQUIRE(r.made.empty());
-    h.place(sq("d5"), Piece::WPawn);
-    h.wait(400);  // occupancy only: a capture stands once the hand has left (settle time)
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"e4d5"});
-    REQUIRE(r.irregularities() == 0);
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        h.lift(sq("e4"));
+        h.wait(200);
+        h.lift(sq("d5"));
+        h.wait(200);
+        // A piece held in the hand with its victim off the board is not yet a capture.
+        r.feed(h);
+        REQUIRE(r.made.empty());
+        h.place(sq("d5"), Piece::WPawn);
+        h.wait(400);  // occupancy only: a capture stands once the hand has left (settle time)
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"e4d5"});
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.completed == std::vector<int>{1});
+        REQUIRE(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("4.7.1 a captured piece put back while the capturer is held is no capture") {
+    // The hand lets go of nothing: the capturer goes back to its square. On an occupancy-only
+    // board the board passes through the capture's occupancy; it must not stand as made.
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        h.lift(sq("d5"));
+        h.wait(200);
+        h.lift(sq("e4"));
+        h.wait(150);
+        h.place(sq("d5"), Piece::BPawn);
+        h.wait(150);
+        h.place(sq("e4"), Piece::WPawn);
+        h.wait(600);
+        h.shift(sq("g1"), sq("f3"), 150);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"g1f3"});
+        REQUIRE(r.replaced == 0);
+        // d5 was touched first and can be captured (4.3.2; 4.3.3 with e4).
+        REQUIRE(r.count(AlertKind::TouchMove) == 1);
+    }
 }
 
 TEST_CASE("4.7.1 capture on an identity board whose captured square changes identity directly") {
-    HandlingOptions o = identity();
+    HandlingOptions o = plain_hands(true);
     Run r;
     BoardHands h(o);
     start_at(r, h, "rnbqkb1r/pppppppp/8/8/2n5/1B6/PPPP1PPP/RNBQK1NR w KQkq - 0 1");
@@ -113,105 +124,123 @@ TEST_CASE("4.7.1 capture on an identity board whose captured square changes iden
 TEST_CASE("3.8 castling king first, rook first-then-alert, and both lifted") {
     const char* fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     SECTION("king first") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, fen);
-        h.shift(sq("e1"), sq("g1"), 200);
-        h.wait(400);  // the king alone on g1 is not a move
-        r.feed(h);
-        REQUIRE(r.made.empty());
-        h.shift(sq("h1"), sq("f1"), 200);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"e1g1"});
-        REQUIRE(r.irregularities() == 0);
+        for (bool id : {false, true}) {
+            INFO("identity " << id);
+            Run r;
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            start_at(r, h, fen);
+            h.shift(sq("e1"), sq("g1"), 200);
+            h.wait(400);  // the king alone on g1 is not a move
+            r.feed(h);
+            REQUIRE(r.made.empty());
+            h.shift(sq("h1"), sq("f1"), 200);
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            REQUIRE(r.made == std::vector<std::string>{"e1g1"});
+            REQUIRE(r.irregularities() == 0);
+        }
     }
     SECTION("both lifted, queenside") {
-        Run r;
-        BoardHands h(identity());
-        start_at(r, h, fen);
-        h.lift(sq("e1"));
-        h.wait(100);
-        h.lift(sq("a1"));
-        h.wait(100);
-        h.place(sq("d1"), Piece::WRook);
-        h.wait(100);
-        h.place(sq("c1"), Piece::WKing);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"e1c1"});
-        REQUIRE(r.irregularities() == 0);
+        for (bool id : {false, true}) {
+            INFO("identity " << id);
+            Run r;
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            start_at(r, h, fen);
+            h.lift(sq("e1"));
+            h.wait(100);
+            h.lift(sq("a1"));
+            h.wait(100);
+            h.place(sq("d1"), Piece::WRook);
+            h.wait(100);
+            h.place(sq("c1"), Piece::WKing);
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            REQUIRE(r.made == std::vector<std::string>{"e1c1"});
+            REQUIRE(r.irregularities() == 0);
+        }
     }
     SECTION("4.4.2 rook first, then king: castling recorded and touch_move raised") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, fen);
-        h.shift(sq("h1"), sq("f1"), 200);
-        h.wait(100);
-        h.shift(sq("e1"), sq("g1"), 200);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"e1g1"});
-        REQUIRE(r.count(AlertKind::TouchMove) == 1);
-        CHECK(r.alerts[0].article == "4.4");
+        for (bool id : {false, true}) {
+            INFO("identity " << id);
+            Run r;
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            start_at(r, h, fen);
+            h.shift(sq("h1"), sq("f1"), 200);
+            h.wait(100);
+            h.shift(sq("e1"), sq("g1"), 200);
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            REQUIRE(r.made == std::vector<std::string>{"e1g1"});
+            REQUIRE(r.count(AlertKind::TouchMove) == 1);
+            CHECK(r.alerts[0].article == "4.4");
+        }
     }
 }
 
 TEST_CASE("Guidelines II Chess960 castling: rook-only castling with the king off the board first") {
-    // King g1, rook h1: 0-0 leaves the king on g1 and brings the rook to f1.
-    Run r;
-    BoardHands h(occupancy());
-    start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
-    h.lift(sq("g1"));
-    h.wait(200);
-    h.shift(sq("h1"), sq("f1"), 200);
-    h.wait(200);
-    h.place(sq("g1"), Piece::WKing);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"g1h1"});
-    REQUIRE(r.irregularities() == 0);
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        // King g1, rook h1: 0-0 leaves the king on g1 and brings the rook to f1.
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
+        h.lift(sq("g1"));
+        h.wait(200);
+        h.shift(sq("h1"), sq("f1"), 200);
+        h.wait(200);
+        h.place(sq("g1"), Piece::WKing);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"g1h1"});
+        REQUIRE(r.irregularities() == 0);
+    }
 }
 
 TEST_CASE("Guidelines II Chess960 rook-only castling without lifting the king: the rook jumps over it") {
-    Run r;
-    BoardHands h(occupancy());
-    start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
-    h.shift(sq("h1"), sq("f1"), 200);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"g1h1"});
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "4k3/8/8/8/8/8/8/6KR w H - 0 1", true);
+        h.shift(sq("h1"), sq("f1"), 200);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"g1h1"});
+    }
 }
 
 TEST_CASE("Guidelines II Chess960 king-only castling: the king jumps over the rook") {
-    // King e1, rook f1: 0-0 moves only the king, to g1.
-    Run r;
-    BoardHands h(occupancy());
-    start_at(r, h, "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", true);
-    h.shift(sq("e1"), sq("g1"), 150);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"e1f1"});
-    REQUIRE(r.irregularities() == 0);
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        // King e1, rook f1: 0-0 moves only the king, to g1.
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", true);
+        h.shift(sq("e1"), sq("g1"), 150);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"e1f1"});
+        REQUIRE(r.irregularities() == 0);
+    }
 }
 
 TEST_CASE("Guidelines II Chess960 castling: king and rook swapping squares") {
     // King f1, rook g1: 0-0 puts the king on g1 and the rook on f1.
     for (bool id : {false, true}) {
         Run r;
-        BoardHands h(id ? identity() : occupancy());
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
         start_at(r, h, "4k3/8/8/8/8/8/8/5KR1 w G - 0 1", true);
         h.lift(sq("f1"));
         h.wait(150);
@@ -230,20 +259,56 @@ TEST_CASE("Guidelines II Chess960 castling: king and rook swapping squares") {
 }
 
 TEST_CASE("Guidelines II a one-square king move stays provisional until the rook comes") {
-    // King f1, rook h1: Kg1 is a move, and also the first half of 0-0.
-    Run r;
-    BoardHands h(occupancy());
-    start_at(r, h, "4k3/8/8/8/8/8/8/5K1R w H - 0 1", true);
-    h.shift(sq("f1"), sq("g1"), 150);
-    h.wait(100);
-    r.feed(h);
-    REQUIRE(r.made.empty());
-    h.shift(sq("h1"), sq("f1"), 150);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"f1h1"});
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        // King f1, rook h1: Kg1 is a move, and also the first half of 0-0.
+        Run r;
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        start_at(r, h, "4k3/8/8/8/8/8/8/5K1R w H - 0 1", true);
+        h.shift(sq("f1"), sq("g1"), 150);
+        h.wait(100);
+        r.feed(h);
+        REQUIRE(r.made.empty());
+        h.shift(sq("h1"), sq("f1"), 150);
+        h.wait(100);
+        h.press(Color::White);
+        h.wait(50);
+        r.feed(h);
+        REQUIRE(r.made == std::vector<std::string>{"f1h1"});
+    }
+}
+
+TEST_CASE("Guidelines II Chess960 queenside: a one-square king move is a king move unless the rook follows") {
+    // King b1, rook a1: 0-0-0 puts the king on c1 (one square) and the rook on d1.
+    const char* fen = "4k3/8/8/8/8/8/8/RK6 w A - 0 1";
+    for (int how = 0; how < 3; ++how) {
+        for (bool id : {false, true}) {
+            INFO("how " << how << " identity " << id);
+            Run r;
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            start_at(r, h, fen, true);
+            if (how == 2) {  // both lifted, the rook put down first
+                h.lift(sq("b1"));
+                h.wait(100);
+                h.lift(sq("a1"));
+                h.wait(150);
+                h.place(sq("d1"), Piece::WRook);
+                h.wait(150);
+                h.place(sq("c1"), Piece::WKing);
+            } else {
+                h.shift(sq("b1"), sq("c1"), 150);
+                h.wait(200);
+                if (how == 1) h.shift(sq("a1"), sq("d1"), 150);
+            }
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(50);
+            r.feed(h);
+            REQUIRE(r.made == std::vector<std::string>{how == 0 ? "b1c1" : "b1a1"});
+            REQUIRE(r.completed == std::vector<int>{1});
+            REQUIRE(r.irregularities() == 0);
+        }
+    }
 }
 
 TEST_CASE("3.7.4 en passant in every order") {
@@ -251,7 +316,7 @@ TEST_CASE("3.7.4 en passant in every order") {
     for (int order = 0; order < 3; ++order) {
         for (bool id : {false, true}) {
             Run r;
-            BoardHands h(id ? identity() : occupancy());
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
             start_at(r, h, fen);
             if (order == 0) {
                 h.shift(sq("e5"), sq("f6"), 150);
@@ -279,164 +344,58 @@ TEST_CASE("3.7.4 en passant in every order") {
     }
 }
 
-TEST_CASE("4.7.3 promotion with the pawn removed first or the new piece placed first") {
-    const char* fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-    for (bool piece_first : {false, true}) {
-        for (bool id : {false, true}) {
+TEST_CASE("sliding pieces that register on intermediate squares make one move") {
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        for (TimeMs pause : {10, 120, 250}) {
             Run r;
-            BoardHands h(id ? identity() : occupancy());
-            start_at(r, h, fen);
-            if (piece_first) {
-                h.place(sq("a8"), Piece::WQueen);
-                h.wait(150);
-                h.lift(sq("a7"));
-            } else {
-                h.lift(sq("a7"));
-                h.wait(800);
-                h.place(sq("a8"), Piece::WQueen);
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            start_at(r, h, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+            h.lift(sq("a1"));
+            for (const char* s : {"a2", "a3", "a4"}) {
+                h.wait(20);
+                h.place(sq(s), Piece::WRook);
+                h.wait(pause);
+                h.lift(sq(s));
             }
-            h.wait(100);
+            h.wait(20);
+            h.place(sq("a5"), Piece::WRook);
+            h.wait(150);
             h.press(Color::White);
             h.wait(50);
             r.feed(h);
-            REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
+            INFO("pause " << pause);
+            REQUIRE(r.made == std::vector<std::string>{"a1a5"});
+            REQUIRE(r.completed == std::vector<int>{1});
             REQUIRE(r.irregularities() == 0);
         }
     }
 }
 
-TEST_CASE("4.7.3 promotion with the pawn first put on the promotion square") {
-    Run r;
-    BoardHands h(identity());
-    start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    h.shift(sq("a7"), sq("a8"), 150);
-    h.wait(600);
-    r.feed(h);
-    REQUIRE(r.made.empty());  // a pawn on the last rank is not a move made
-    h.lift(sq("a8"));
-    h.wait(500);
-    h.place(sq("a8"), Piece::WKnight);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-    REQUIRE(r.irregularities() == 0);
-}
-
-TEST_CASE("4.7.3 underpromotion on an identity board takes the piece the board sees") {
-    Run r;
-    BoardHands h(identity());
-    start_at(r, h, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    h.lift(sq("b8"));
-    h.wait(150);
-    h.lift(sq("a7"));
-    h.wait(600);
-    h.place(sq("b8"), Piece::WRook);
-    h.wait(100);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"a7b8r"});
-}
-
-TEST_CASE("4.4.4 occupancy-only promotion: queen assumed, or the piece chosen by clock button") {
-    SECTION("assumed queen") {
+TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
         Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(600);
-        h.place(sq("a8"), Piece::WQueen);
-        h.wait(100);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        bool assumed = false;
-        for (const ReconEvent& e : r.all)
-            if (const auto* m = std::get_if<MoveEvent>(&e)) assumed = assumed || m->promotion_assumed;
-        CHECK(assumed);
-    }
-    SECTION("knight by button before the piece touches the square") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
+        BoardHands h(id ? plain_hands(true) : plain_hands(false));
+        h.setup(Position::startpos());
         h.wait(300);
-        h.button(3);
+        h.bounce(sq("e2"), 5);
+        h.bounce(sq("e4"), 7);
         h.wait(300);
-        h.place(sq("a8"), Piece::WKnight);
-        h.wait(100);
+        h.shift(sq("e2"), sq("e4"), 200);
+        h.wait(50);
         h.press(Color::White);
         h.wait(50);
         r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8n"});
-    }
-    SECTION("a choice after the piece stands on the square is refused") {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-        h.lift(sq("a7"));
-        h.wait(300);
-        h.place(sq("a8"), Piece::WQueen);
-        h.wait(500);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-        CHECK_FALSE(r.rec.choose_promotion(PieceType::Knight, h.now()));
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        REQUIRE(r.made == std::vector<std::string>{"a7a8q"});
-    }
-}
-
-TEST_CASE("sliding pieces that register on intermediate squares make one move") {
-    for (TimeMs pause : {10, 120, 250}) {
-        Run r;
-        BoardHands h(occupancy());
-        start_at(r, h, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-        h.lift(sq("a1"));
-        for (const char* s : {"a2", "a3", "a4"}) {
-            h.wait(20);
-            h.place(sq(s), Piece::WRook);
-            h.wait(pause);
-            h.lift(sq(s));
-        }
-        h.wait(20);
-        h.place(sq("a5"), Piece::WRook);
-        h.wait(150);
-        h.press(Color::White);
-        h.wait(50);
-        r.feed(h);
-        INFO("pause " << pause);
-        REQUIRE(r.made == std::vector<std::string>{"a1a5"});
-        REQUIRE(r.completed == std::vector<int>{1});
+        REQUIRE(r.made == std::vector<std::string>{"e2e4"});
+        REQUIRE(r.touches.size() == 2);
         REQUIRE(r.irregularities() == 0);
     }
 }
 
-TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
-    Run r;
-    BoardHands h(occupancy());
-    h.setup(Position::startpos());
-    h.wait(300);
-    h.bounce(sq("e2"), 5);
-    h.bounce(sq("e4"), 7);
-    h.wait(300);
-    h.shift(sq("e2"), sq("e4"), 200);
-    h.wait(50);
-    h.press(Color::White);
-    h.wait(50);
-    r.feed(h);
-    REQUIRE(r.made == std::vector<std::string>{"e2e4"});
-    REQUIRE(r.touches.size() == 2);
-    REQUIRE(r.irregularities() == 0);
-}
-
 TEST_CASE("DGT scan dynamics: the placement reported before the lift, in one scan") {
     Run r;
-    BoardHands h(identity());
+    BoardHands h(plain_hands(true));
     h.setup(Position::startpos());
     h.wait(300);
     h.place(sq("a3"), Piece::WPawn);  // dgt.md 8 (a)
@@ -453,7 +412,7 @@ TEST_CASE("DGT scan dynamics: the placement reported before the lift, in one sca
 TEST_CASE("DGT scan dynamics: a sliding capture with the captured piece removed first") {
     // dgt.md 8 (c): queen c1 takes a pawn on c4 sliding along the file.
     Run r;
-    BoardHands h(identity());
+    BoardHands h(plain_hands(true));
     start_at(r, h, "4k3/8/8/8/2p5/8/8/2Q1K3 w - - 0 1");
     h.lift(sq("c4"));
     h.wait(30);

@@ -1,6 +1,5 @@
 // Test support for the reconstructor tests: feeding event streams, summarising the output,
-// and reading the games of ../shared/data/games (a small PGN movetext reader on top of
-// rules/notation.hpp parse_move; rules/pgn.hpp will replace it once it is on main).
+// and reading the games of ../shared/data/games (rules/pgn.hpp PgnReader).
 #pragma once
 
 #include <fstream>
@@ -11,6 +10,7 @@
 
 #include "rules/handling.hpp"
 #include "rules/notation.hpp"
+#include "rules/pgn.hpp"
 #include "rules/reconstruction.hpp"
 
 namespace eboard::test {
@@ -89,79 +89,41 @@ struct Run {
 struct PgnGame {
     std::string fen;  ///< empty = standard start
     bool chess960 = false;
-    std::vector<std::string> san;
+    std::vector<Move> moves;
     [[nodiscard]] Position start() const {
         if (fen.empty()) return Position::startpos();
-        auto p = Position::from_fen(fen, chess960);
-        return p ? std::move(p.value()) : Position::startpos();
+        return std::move(Position::from_fen(fen, chess960).value());
     }
-    /// The moves as Move values; stops at the first unreadable one.
-    [[nodiscard]] std::vector<Move> moves() const {
-        Position p = start();
-        std::vector<Move> out;
-        for (const std::string& s : san) {
-            auto m = parse_move(p, s);
-            if (!m) break;
-            out.push_back(*m);
-            p.make_move(*m);
-        }
-        return out;
+    /// The Scharnagl number when the start is a Chess960 start array, else -1.
+    [[nodiscard]] int chess960_number() const {
+        if (!chess960) return -1;
+        std::string f = start().fen();
+        for (int n = 0; n < 960; ++n)
+            if (Position::chess960_start(n).fen() == f) return n;
+        return -1;
     }
 };
 
-/// Reads every game of a PGN file (tags FEN and Variant; comments, variations, NAGs skipped).
-inline std::vector<PgnGame> read_pgn_file(const std::string& path) {
+/// Every readable game of a PGN file (rules/pgn.hpp PgnReader); games the reader rejects are
+/// counted in `*unreadable` when given.
+inline std::vector<PgnGame> read_pgn_file(const std::string& path, int* unreadable = nullptr) {
     std::ifstream in(path);
+    PgnReader reader(in);
     std::vector<PgnGame> games;
-    std::string line;
-    PgnGame g;
-    bool in_moves = false;
-    int brace = 0, paren = 0;
-    auto flush = [&] {
-        if (!g.san.empty()) games.push_back(g);
-        g = PgnGame{};
-        in_moves = false;
-    };
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (brace == 0 && !line.empty() && line[0] == '[') {
-            if (in_moves) flush();
-            auto q1 = line.find('"'), q2 = line.rfind('"');
-            std::string val = q1 != std::string::npos && q2 > q1 ? line.substr(q1 + 1, q2 - q1 - 1) : "";
-            if (line.rfind("[FEN ", 0) == 0) g.fen = val;
-            if (line.rfind("[Variant ", 0) == 0)
-                g.chess960 = val.find("960") != std::string::npos ||
-                             val.find("andom") != std::string::npos;
+    while (auto g = reader.next()) {
+        if (!*g || !(*g)->start_position()) {
+            if (unreadable) ++*unreadable;
             continue;
         }
-        std::string tok;
-        auto emit = [&] {
-            if (tok.empty()) return;
-            std::string t = tok;
-            tok.clear();
-            if (t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*") return;
-            if (t[0] == '$') return;
-            auto dot = t.find_last_of('.');
-            if (dot != std::string::npos) t = t.substr(dot + 1);
-            if (t.empty() || (t[0] >= '0' && t[0] <= '9' && t.find('-') == std::string::npos))
-                return;
-            in_moves = true;
-            g.san.push_back(t);
-        };
-        for (char c : line) {
-            if (c == '{') { emit(); ++brace; continue; }
-            if (c == '}') { if (brace) --brace; continue; }
-            if (brace) continue;
-            if (c == ';') break;
-            if (c == '(') { emit(); ++paren; continue; }
-            if (c == ')') { if (paren) --paren; continue; }
-            if (paren) continue;
-            if (c == ' ' || c == '\t') emit();
-            else tok += c;
+        PgnGame game;
+        game.fen = (*g)->start_fen;
+        game.chess960 = (*g)->chess960;
+        for (const GameMove& m : (*g)->moves) {
+            if (m.move.is_none()) break;  // a null move: the game as played ends before it
+            game.moves.push_back(m.move);
         }
-        emit();
+        if (!game.moves.empty()) games.push_back(std::move(game));
     }
-    flush();
     return games;
 }
 
@@ -191,5 +153,52 @@ inline std::vector<Move> moves_from_uci(const Position& start, const std::string
 }
 
 inline Square sq(const char* name) { return Square::parse(name); }
+
+/// Handling without variety: no slides, bounces, adjusting or varied orders.
+inline HandlingOptions plain_hands(bool identity) {
+    HandlingOptions o;
+    o.identity = identity;
+    o.vary_orders = o.slides = o.bounce = o.jadoube = false;
+    return o;
+}
+
+/// Starts the game of `r` at `fen` (an arbiter's position) and sets it up with `h`.
+inline void start_at(Run& r, BoardHands& h, const char* fen, bool chess960 = false) {
+    Position p = std::move(Position::from_fen(fen, chess960).value());
+    r.take(r.rec.start_game(p, h.now()));
+    h.setup(p);
+    h.wait(400);
+    r.feed(h);
+}
+
+/// A reconstructor and a pair of plain hands over one board.
+struct Board {
+    Run r;
+    BoardHands h;
+    explicit Board(ReconConfig cfg = {}, bool identity = false)
+        : r(std::move(cfg)), h(plain_hands(identity)) {}
+    /// Sets up the standard start position, or `fen` as an arbiter's start.
+    void start(const char* fen = nullptr) {
+        Position p = fen ? std::move(Position::from_fen(fen).value()) : Position::startpos();
+        if (fen) r.take(r.rec.start_game(p, h.now()));
+        h.setup(p);
+        h.wait(400);
+        r.feed(h);
+    }
+    /// The piece on `from` to `to`, then (if `press`) the clock pressed by `c`.
+    void move(const char* from, const char* to, Color c, bool press = true) {
+        h.shift(sq(from), sq(to), 200);
+        h.wait(100);
+        if (press) finish(c);
+        else r.feed(h);
+    }
+    /// The clock pressed by `c`.
+    void finish(Color c) {
+        h.wait(100);
+        h.press(c);
+        h.wait(100);
+        r.feed(h);
+    }
+};
 
 } // namespace eboard::test

@@ -1,8 +1,11 @@
-// eboard-emu: serves an emulated DGT board with a DGT3000 (or XL) clock on a pseudo-terminal.
+// eboard-emu: serves an emulated board on a pseudo-terminal: a DGT board with a DGT3000 (or XL)
+// clock (the default), or a Certabo / Tabutronic Sentio board (`--board certabo|sentio`).
 // Prints the pty's slave path on stdout (one line), then serves until SIGINT/SIGTERM.
 // Commands on stdin (one per line) play the board: "lift e2", "place e4 P", "move e2 e4",
-// "lever left|right", "button 0..4", "fen <placement>", "clock on|off".
+// "fen <placement>"; DGT only: "lever left|right", "button 0..4", "clock on|off"; Certabo and
+// Sentio: "calibrate" (start position + spare queens on d3/d6), "leds" (prints the lit squares).
 #include "drivers/emu/dgt_emulator.hpp"
+#include "drivers/emu/line_emulator.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -24,22 +27,21 @@ void on_signal(int) { g_stop = 1; }
 void usage() {
     std::fprintf(stderr,
                  "usage: eboard-emu [dgt] [--fen PLACEMENT] [--replay FILE] [--rotated] [--xl]\n"
-                 "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n");
+                 "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n"
+                 "       eboard-emu --board certabo|sentio [--fen PLACEMENT] [--rotated] [--frame-ms N]\n"
+                 "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
+                 "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
+                 "                  [--fragment N] [--seed N]\n");
 }
 
-bool command(emu::DgtEmulator& e, const std::string& line) {
-    std::istringstream in(line);
-    std::string verb, a, b;
-    in >> verb >> a >> b;
+/// The player commands every emulator knows.
+template <typename Emulator>
+bool board_command(Emulator& e, const std::string& verb, const std::string& a, const std::string& b) {
     if (verb == "lift" && Square::parse(a).valid()) e.lift(Square::parse(a));
     else if (verb == "place" && Square::parse(a).valid() && b.size() == 1 && piece_from_char(b[0]) != Piece::None)
         e.place(Square::parse(a), piece_from_char(b[0]));
     else if (verb == "move" && Square::parse(a).valid() && Square::parse(b).valid())
         e.move(Square::parse(a), Square::parse(b));
-    else if (verb == "lever" && (a == "left" || a == "right"))
-        e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
-    else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
-    else if (verb == "clock" && (a == "on" || a == "off")) e.set_clock_connected(a == "on");
     else if (verb == "fen") {
         auto b2 = BoardState::from_placement(a);
         if (!b2) return false;
@@ -49,10 +51,72 @@ bool command(emu::DgtEmulator& e, const std::string& line) {
     return true;
 }
 
+bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
+    if (board_command(e, verb, a, b)) return true;
+    if (verb == "lever" && (a == "left" || a == "right"))
+        e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
+    else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
+    else if (verb == "clock" && (a == "on" || a == "off")) e.set_clock_connected(a == "on");
+    else
+        return false;
+    return true;
+}
+
+bool command(emu::LineEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
+    if (board_command(e, verb, a, b)) return true;
+    if (verb == "calibrate") {
+        e.set_calibration_position();
+    } else if (verb == "leds") {
+        std::string lit;
+        for (int i = 0; i < 64; ++i)
+            if (e.leds() & bb(Square(i))) {
+                if (!lit.empty()) lit += ' ';
+                lit += Square(i).name();
+            }
+        std::printf("leds %s\n", lit.empty() ? "-" : lit.c_str());
+        std::fflush(stdout);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/// Prints the pty path (the readiness line), then reads commands until a signal.
+template <typename Emulator>
+void serve(Emulator& e) {
+    std::printf("%s\n", e.pty_slave_path().c_str());
+    std::fflush(stdout);
+    bool stdin_open = true;
+    std::string pending;
+    while (!g_stop) {
+        pollfd p{0, POLLIN, 0};
+        if (::poll(&p, stdin_open ? 1 : 0, 100) > 0 && (p.revents & (POLLIN | POLLHUP))) {
+            char buf[256];
+            const ssize_t n = ::read(0, buf, sizeof buf);
+            if (n <= 0) {
+                stdin_open = false;  // keep serving; only a signal ends us
+                continue;
+            }
+            pending.append(buf, static_cast<std::size_t>(n));
+            for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
+                const std::string line = pending.substr(0, nl);
+                pending.erase(0, nl + 1);
+                std::istringstream in(line);
+                std::string verb, a, b;
+                in >> verb >> a >> b;
+                if (!line.empty() && !command(e, verb, a, b)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
+            }
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     emu::DgtEmulatorOptions opt;
+    emu::LineEmulatorOptions line;
+    bool line_board = false;
+    std::string calibration_out;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto value = [&]() -> std::string {
@@ -64,13 +128,22 @@ int main(int argc, char** argv) {
         };
         try {
             if (arg == "dgt" || arg == "emu-dgt") continue;
-            if (arg == "--fen") {
+            if (arg == "--board" || arg == "certabo" || arg == "sentio" || arg == "emu-certabo" || arg == "emu-sentio") {
+                const std::string b = arg == "--board" ? value() : arg;
+                if (b == "dgt" || b == "emu-dgt") continue;
+                if (b != "certabo" && b != "sentio" && b != "emu-certabo" && b != "emu-sentio") {
+                    std::fprintf(stderr, "eboard-emu: --board must be dgt, certabo or sentio, not '%s'\n", b.c_str());
+                    return 2;
+                }
+                line_board = true;
+                line.kind = b.find("sentio") != std::string::npos ? emu::LineBoardKind::Sentio : emu::LineBoardKind::Certabo;
+            } else if (arg == "--fen") {
                 auto b = BoardState::from_placement(value());
                 if (!b) {
                     std::fprintf(stderr, "eboard-emu: bad FEN: %s (column %d)\n", b.error().message.c_str(), b.error().column);
                     return 2;
                 }
-                opt.position = b.value();
+                opt.position = line.position = b.value();
             } else if (arg == "--replay") {
                 const std::string path = value();
                 std::ifstream f(path, std::ios::binary);
@@ -86,13 +159,22 @@ int main(int argc, char** argv) {
                     return 2;
                 }
                 opt.replay = std::move(r.value());
-            } else if (arg == "--rotated") opt.rotated = true;
+            } else if (arg == "--rotated") opt.rotated = line.rotated = true;
             else if (arg == "--xl") opt.clock.model = ClockModel::DgtXl;
             else if (arg == "--no-clock") opt.clock.connected = false;
             else if (arg == "--scan-ms") opt.scan_period_ms = std::stoll(value());
-            else if (arg == "--noise") opt.noise_probability = std::stod(value());
-            else if (arg == "--fragment") opt.fragment_max = std::stoul(value());
-            else if (arg == "--seed") opt.seed = static_cast<unsigned>(std::stoul(value()));
+            else if (arg == "--noise") opt.noise_probability = line.garbage_probability = std::stod(value());
+            else if (arg == "--fragment") opt.fragment_max = line.fragment_max = std::stoul(value());
+            else if (arg == "--seed") opt.seed = line.seed = static_cast<unsigned>(std::stoul(value()));
+            else if (arg == "--frame-ms") line.frame_period_ms = std::stoll(value());
+            else if (arg == "--empty-noise") line.empty_noise = std::stod(value());
+            else if (arg == "--drop") line.drop_probability = std::stod(value());
+            else if (arg == "--swap") line.swap_probability = std::stod(value());
+            else if (arg == "--lf") line.lf_every = std::stoul(value());
+            else if (arg == "--rgb") line.rgb_leds = true;
+            else if (arg == "--glue-acks") line.glue_acks = true;
+            else if (arg == "--second-set") line.extra_sets = 1;
+            else if (arg == "--write-calibration") calibration_out = value();
             else if (arg == "--trace") (void)enable_traces("all");
             else if (arg == "-h" || arg == "--help") {
                 usage();
@@ -110,28 +192,21 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, on_signal);
     std::signal(SIGPIPE, SIG_IGN);
     try {
-        emu::DgtEmulator e(opt);
-        std::printf("%s\n", e.pty_slave_path().c_str());
-        std::fflush(stdout);
-        bool stdin_open = true;
-        std::string pending;
-        while (!g_stop) {
-            pollfd p{0, POLLIN, 0};
-            if (::poll(&p, stdin_open ? 1 : 0, 100) > 0 && (p.revents & (POLLIN | POLLHUP))) {
-                char buf[256];
-                const ssize_t n = ::read(0, buf, sizeof buf);
-                if (n <= 0) {
-                    stdin_open = false;  // keep serving; only a signal ends us
-                    continue;
-                }
-                pending.append(buf, static_cast<std::size_t>(n));
-                for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
-                    const std::string line = pending.substr(0, nl);
-                    pending.erase(0, nl + 1);
-                    if (!line.empty() && !command(e, line)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
-                }
+        if (!line_board) {
+            emu::DgtEmulator e(opt);
+            serve(e);
+            return 0;
+        }
+        emu::LineEmulator e(line);
+        if (!calibration_out.empty()) {  // for `certabo:...` with calibration=FILE
+            std::ofstream f(calibration_out);
+            f << e.full_calibration().to_text();
+            if (!f) {
+                std::fprintf(stderr, "eboard-emu: cannot write %s\n", calibration_out.c_str());
+                return 2;
             }
         }
+        serve(e);
     } catch (const std::exception& ex) {
         std::fprintf(stderr, "eboard-emu: %s\n", ex.what());
         return 1;

@@ -1,0 +1,111 @@
+#include "access/announcer.hpp"
+
+namespace eboard::access {
+
+namespace {
+
+/// The FEN without the halfmove clock and move number: what two boards must agree on.
+std::string_view placement_to_ep(std::string_view fen) {
+    std::size_t spaces = 0;
+    for (std::size_t i = 0; i < fen.size(); ++i)
+        if (fen[i] == ' ' && ++spaces == 4) return fen.substr(0, i);
+    return fen;
+}
+
+/// The ply of the last move made in `pos` when it came from a game start (FEN move number
+/// and side to move): 0 at White's first move.
+int ply_of(const Position& pos) {
+    return (pos.fullmove_number() - 1) * 2 + (pos.side_to_move() == Color::Black ? 1 : 0);
+}
+
+bool spoken_side(SpokenSides s, Color mover) {
+    switch (s) {
+    case SpokenSides::Both:
+        return true;
+    case SpokenSides::White:
+        return mover == Color::White;
+    case SpokenSides::Black:
+        return mover == Color::Black;
+    case SpokenSides::None:
+        return false;
+    }
+    return false;
+}
+
+} // namespace
+
+std::optional<SpokenSides> spoken_sides_from_text(std::string_view text) noexcept {
+    if (text == "both") return SpokenSides::Both;
+    if (text == "white") return SpokenSides::White;
+    if (text == "black") return SpokenSides::Black;
+    if (text == "none") return SpokenSides::None;
+    return std::nullopt;
+}
+
+Announcer::Announcer(SpeechSettings settings)
+    : settings_(settings), position_(Position::startpos()) {}
+
+void Announcer::game_started(std::string_view fen) {
+    auto p = Position::from_fen(fen);
+    position_ = p ? std::move(p.value()) : Position::startpos();
+    base_ply_ = ply_of(position_);
+    white_ms_.reset();
+    black_ms_.reset();
+}
+
+std::optional<Spoken> Announcer::move_made(int ply, std::string_view uci,
+                                           std::string_view fen_after) {
+    // A move taken back and made again: go back to the position before this ply.
+    while (ply <= base_ply_ + static_cast<int>(position_.history_size()) &&
+           position_.history_size() > 0)
+        position_.unmake_move();
+    const Move m = move_from_uci(position_, uci);
+    const bool follows =
+        !m.is_none() && ply == base_ply_ + static_cast<int>(position_.history_size()) + 1;
+    std::string text;
+    Color mover = position_.side_to_move();
+    if (follows) {
+        text = announce_move(position_, m, settings_.announce);
+        position_.make_move(m);
+        if (placement_to_ep(position_.fen()) == placement_to_ep(fen_after)) {
+            return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false))
+                                                       : std::nullopt;
+        }
+    }
+    // Not from the line we know: take the board's word for it.
+    auto p = Position::from_fen(fen_after);
+    if (!p) return std::nullopt;
+    position_ = std::move(p.value());
+    base_ply_ = ply;
+    mover = ~position_.side_to_move();
+    const Square to = uci.size() >= 4 ? Square::parse(uci.substr(2, 2)) : Square::none();
+    if (!follows) {
+        if (!to.valid() || position_.piece_on(to) == Piece::None) return std::nullopt;
+        text = std::string(
+                   piece_words(type_of(position_.piece_on(to)), settings_.announce.vocabulary)) +
+               ' ' + square_words(to, settings_.announce.vocabulary);
+    }
+    return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false)) : std::nullopt;
+}
+
+void Announcer::clock_times(std::int64_t white_ms, std::int64_t black_ms) {
+    white_ms_ = white_ms;
+    black_ms_ = black_ms;
+}
+
+std::optional<Spoken> Announcer::alert(std::string_view kind, std::span<const Square> squares,
+                                       std::optional<Color> side) const {
+    if (!settings_.alerts || !alert_is_spoken(kind)) return std::nullopt;
+    return spoken(alert_text(kind, squares, side, settings_.announce.vocabulary), true);
+}
+
+Spoken Announcer::answer(const InfoRequest& request) const {
+    return spoken(answer_info_request(request, position_, white_ms_, black_ms_, settings_.announce),
+                  false);
+}
+
+Spoken Announcer::spoken(std::string text, bool important) const {
+    return Spoken{std::move(text), words(settings_.announce.vocabulary).language, important};
+}
+
+} // namespace eboard::access

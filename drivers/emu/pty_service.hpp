@@ -1,0 +1,94 @@
+// PtyService: serves any wire-level device model (a pure state machine: host bytes and the
+// time in, reply chunks out) on a pseudo-terminal, for eboard-emu, the tests and
+// `eboardd --simulate`. Every board emulator (DGT, Certabo/Sentio, ...) is a WireModel run by
+// one of these.
+//
+// Threading: the constructor opens a pty and starts one service thread that polls the pty
+// master (every <= 5 ms), feeds host bytes to the model, runs its timers and writes the
+// replies. The model is only touched under the service's mutex: use act() for player actions
+// (it wakes the thread so the reply goes out at once) and inspect() for reads.
+//
+// The service keeps its own fd on the slave open, so the master never sees the POLLHUP that a
+// pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop also
+// tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
+// EOF/EIO, as on a USB unplug.
+#pragma once
+
+#include "drivers/core/events.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace eboard::drivers::emu {
+
+/// A device at the wire level, as a pure state machine (no I/O, time passed in, ms).
+class WireModel {
+  public:
+    virtual ~WireModel() = default;
+    /// Bytes the host wrote, at time `now`.
+    virtual void receive(std::span<const std::uint8_t> bytes, Millis now) = 0;
+    /// Runs the device's timers up to `now`.
+    virtual void tick(Millis now) = 0;
+    /// Reply chunks produced so far (each written with one write, unless fragmented); clears them.
+    [[nodiscard]] virtual std::vector<std::vector<std::uint8_t>> take_output() = 0;
+};
+
+class PtyService {
+  public:
+    /// Opens the pty and starts serving `model` (which must outlive the service). With
+    /// `fragment_max` > 0 replies are written in pieces of 1..fragment_max bytes (seeded).
+    /// Throws std::runtime_error if no pty can be opened.
+    PtyService(WireModel& model, std::size_t fragment_max = 0, unsigned seed = 1);
+    ~PtyService();
+    PtyService(const PtyService&) = delete;
+    PtyService& operator=(const PtyService&) = delete;
+
+    /// "/dev/pts/N": the device path a driver opens.
+    [[nodiscard]] const std::string& slave_path() const { return slave_path_; }
+
+    /// Runs `f` under the model lock, then wakes the service thread (a player action).
+    template <typename F>
+    void act(F&& f) {
+        {
+            const std::lock_guard lock(mutex_);
+            f();
+        }
+        wake();
+    }
+    /// Runs `f` under the model lock and returns its result (a read).
+    template <typename F>
+    auto inspect(F&& f) const {
+        const std::lock_guard lock(mutex_);
+        return f();
+    }
+    /// Waits until `pred()` (called under the lock, after every service step) holds or
+    /// `timeout_ms` passed; returns whether it holds. For tests: no sleeps, a condition.
+    bool wait_until(const std::function<bool()>& pred, int timeout_ms);
+
+    /// Closes the pty master (the client sees the device vanish) and stops the thread.
+    void disconnect();
+
+  private:
+    void run();
+    void wake();
+    void write_out(std::vector<std::vector<std::uint8_t>> chunks);
+
+    WireModel& model_;
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::size_t fragment_max_;
+    unsigned seed_;
+    int master_ = -1, slave_ = -1, wake_ = -1;
+    std::string slave_path_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+} // namespace eboard::drivers::emu

@@ -1,0 +1,162 @@
+// The end of the game in reconstruction: checkmate (5.1.1), stalemate (5.2.1), dead positions
+// (5.2.2, proven or alerted), automatic draws (9.6), claimable draws for the arbiter (9.2,
+// 9.3), and the DGT kings-in-the-centre result signal.
+#include "rules/recon_impl.hpp"
+#include "rules/winnable.hpp"
+
+namespace eboard {
+
+namespace {
+
+MateAbility ability(Winnability w) {
+    switch (w) {
+    case Winnability::Winnable: return MateAbility::Can;
+    case Winnability::Unwinnable: return MateAbility::Cannot;
+    case Winnability::Undetermined: break;
+    }
+    return MateAbility::Unknown;
+}
+
+/// Every pawn stands blocked by an opposing pawn right in front of it (at least one pair): the
+/// pawn structure of most dead positions that material alone does not prove.
+bool pawns_rammed(const Position& p) {
+    Bitboard wp = p.pieces(Color::White, PieceType::Pawn);
+    Bitboard bp = p.pieces(Color::Black, PieceType::Pawn);
+    return wp != 0 && ((wp << 8) & ~bp) == 0 && ((bp >> 8) & ~wp) == 0;
+}
+
+/// The pawn structure and the material of p, as one number (non-zero).
+std::uint64_t structure_signature(const Position& p) {
+    std::uint64_t h = p.pieces(Color::White, PieceType::Pawn) * 0x9E3779B97F4A7C15ull;
+    h ^= p.pieces(Color::Black, PieceType::Pawn) * 0xC2B2AE3D27D4EB4Full;
+    for (Color c : {Color::White, Color::Black})
+        for (PieceType t : {PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen})
+            h = h * 31 + static_cast<std::uint64_t>(count(p.pieces(c, t)));
+    // Bishops on light and dark squares differ in what they can reach.
+    h = h * 31 + static_cast<std::uint64_t>(count(p.pieces(PieceType::Bishop) & 0x55AA55AA55AA55AAull));
+    return h | 1;
+}
+
+} // namespace
+
+MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) const {
+    if (cfg.can_mate) return cfg.can_mate(p, side);
+    return ability(can_checkmate(p, side, WinnableMode::Quick));
+}
+
+MateAbility Reconstructor::Impl::mate_ability_deep(const Position& p, Color side) const {
+    if (cfg.can_mate_deep) return cfg.can_mate_deep(p, side);
+    return ability(can_checkmate(p, side, WinnableMode::Full));
+}
+
+void Reconstructor::Impl::end_game(const std::string& result, const std::string& termination,
+                                   const std::string& article) {
+    complete(static_cast<int>(hist.size()) - 1, Completion::GameEnd);
+    out.emplace_back(ResultEvent{now, result, termination, article});
+    out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
+    ended = true;
+    cand_waiting = false;
+    press_pending = false;
+}
+
+void Reconstructor::Impl::game_end_checks() {
+    const ReconRules& r = cfg.rules;
+    Color mover = ~pos->side_to_move();
+    std::string win = mover == Color::White ? "1-0" : "0-1";
+    if (pos->is_checkmate()) return end_game(win, "checkmate", "5.1.1");
+    if (pos->is_stalemate()) return end_game("1/2-1/2", "stalemate", "5.2.1");
+    int reps = 0;
+    for (const PlyRecord& h : hist)
+        if (h.key == pos->key()) ++reps;
+    if (r.automatic_repetitions > 0 && reps >= r.automatic_repetitions)
+        return end_game("1/2-1/2", "fivefold repetition", r.article_fivefold);
+    if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
+        return end_game("1/2-1/2", "75-move rule", r.article_75_moves);
+    if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
+        mate_ability(*pos, Color::Black) == MateAbility::Cannot)
+        return end_game("1/2-1/2", "dead position", r.article_dead);
+    dead_suspicion();
+    if (ended) return;
+    int ply = static_cast<int>(hist.size()) - 1;
+    if (reps >= r.claim_repetitions) {
+        AlertEvent a;
+        a.kind = AlertKind::DrawClaimable;
+        a.article = "9.2";
+        a.ply = ply;
+        a.player = pos->side_to_move();
+        a.count = reps;
+        a.text = "the same position has appeared " + std::to_string(reps) + " times";
+        alert(a);
+    }
+    if (!fifty_alerted && pos->halfmove_clock() >= 2 * r.claim_moves) {
+        fifty_alerted = true;
+        AlertEvent a;
+        a.kind = AlertKind::DrawClaimable;
+        a.article = "9.3";
+        a.ply = ply;
+        a.player = pos->side_to_move();
+        a.text = "the last " + std::to_string(r.claim_moves) +
+                 " moves by each player were made without a pawn move or a capture";
+        alert(a);
+    }
+}
+
+// Art. 5.2.2 (laws.md sections 3 and 18): a game ends for a dead position only when that is
+// proven; a position that may be dead goes to the arbiter. The quick check after every move
+// proves material draws and simple locked pawn chains. Beyond it, a locked pawn structure on
+// which the players have shuffled pieces for dead_suspect_moves moves each is examined in
+// depth, once per structure and material (the full check may take a good part of a second):
+// proven dead ends the game, undecided raises dead_position, winnable stays silent.
+void Reconstructor::Impl::dead_suspicion() {
+    int n = cfg.rules.dead_suspect_moves;
+    if (n <= 0 || pos->halfmove_clock() < 2 * n || !pawns_rammed(*pos)) return;
+    std::uint64_t sig = structure_signature(*pos);
+    if (sig == dead_checked) return;
+    dead_checked = sig;
+    MateAbility white = mate_ability_deep(*pos, Color::White);
+    if (white == MateAbility::Can) return;
+    MateAbility black = mate_ability_deep(*pos, Color::Black);
+    if (black == MateAbility::Can) return;
+    if (white == MateAbility::Cannot && black == MateAbility::Cannot)
+        return end_game("1/2-1/2", "dead position", cfg.rules.article_dead);
+    AlertEvent a;
+    a.kind = AlertKind::DeadPosition;
+    a.article = cfg.rules.article_dead;
+    a.ply = static_cast<int>(hist.size()) - 1;
+    a.player = pos->side_to_move();
+    a.text = "the pawns are locked and " + std::to_string(n) +
+             " moves by each player went by without a capture or pawn move: the position may "
+             "be dead, which could not be proven";
+    alert(a);
+}
+
+// The DGT convention (move-recognition-prior-art.md section 2.4, 7): both kings put on the four
+// centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
+// Two kings next to each other are never a legal position, so this is never a move.
+bool Reconstructor::Impl::kings_signal() {
+    Bitboard kings = pos->pieces(Color::White, PieceType::King) |
+                     pos->pieces(Color::Black, PieceType::King);
+    Bitboard final_sq = 0;
+    if (count(occ) == 2 && (occ & ~kCentre) == 0) {
+        final_sq = occ;  // the kings alone on the board
+    } else {
+        Bitboard missing = pos->occupied() & ~occ;
+        Bitboard added = occ & ~pos->occupied();
+        if ((missing & ~kings) || (added & ~kCentre) || count(added) != count(missing) ||
+            added == 0)
+            return false;
+        final_sq = (kings & occ) | added;
+        if (count(final_sq) != 2 || (final_sq & ~kCentre)) return false;
+        if (diff_squares(*pos) & ~(missing | added)) return false;
+    }
+    for (Bitboard b = final_sq & known; b; b &= b - 1)
+        if (type_of(ident[static_cast<std::size_t>(std::countr_zero(b))]) != PieceType::King)
+            return false;
+    int light = 0;
+    for (Bitboard b = final_sq; b; b &= b - 1) light += first_square(b).light() ? 1 : 0;
+    std::string result = light == 2 ? "1-0" : light == 0 ? "0-1" : "1/2-1/2";
+    end_game(result, "kings in the centre", "");
+    return true;
+}
+
+} // namespace eboard

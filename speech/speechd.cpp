@@ -1,0 +1,103 @@
+#include "speech/speechd.hpp"
+
+#include <cstdlib>
+#include <libspeechd.h>
+
+namespace eboard::speech {
+
+namespace {
+
+/// libspeechd's address struct for "unix_socket:PATH" / "inet_socket:HOST:PORT".
+Expected<SPDConnectionAddress> parse_address(const std::string& text, std::string& host) {
+    SPDConnectionAddress a{};
+    constexpr std::string_view kUnix = "unix_socket:", kInet = "inet_socket:";
+    if (text.starts_with(kUnix)) {
+        host = text.substr(kUnix.size());
+        a.method = SPD_METHOD_UNIX_SOCKET;
+        a.unix_socket_name = host.data();
+        return a;
+    }
+    if (text.starts_with(kInet)) {
+        host = text.substr(kInet.size());
+        const auto colon = host.rfind(':');
+        a.method = SPD_METHOD_INET_SOCKET;
+        a.inet_socket_port = 6560; // SSIP's port
+        if (colon != std::string::npos) {
+            a.inet_socket_port = std::atoi(host.c_str() + colon + 1);
+            host.erase(colon);
+        }
+        a.inet_socket_host = host.data();
+        return a;
+    }
+    return Error{"bad speech-dispatcher address '" + text +
+                 "' (unix_socket:PATH or inet_socket:HOST:PORT)"};
+}
+
+class SpeechdSynthesizer final : public Synthesizer {
+  public:
+    explicit SpeechdSynthesizer(SPDConnection* c) : c_(c) {}
+    ~SpeechdSynthesizer() override { spd_close(c_); }
+    SpeechdSynthesizer(const SpeechdSynthesizer&) = delete;
+    SpeechdSynthesizer& operator=(const SpeechdSynthesizer&) = delete;
+
+    std::string_view name() const override { return "speech-dispatcher"; }
+
+    bool speak(const Utterance& u) override {
+        if (u.language != language_) {
+            if (spd_set_language(c_, u.language.c_str()) != 0) {
+                error_ = "speech-dispatcher refused language '" + u.language + "'";
+                return false;
+            }
+            language_ = u.language;
+        }
+        // MESSAGE: queued, never dropped for later text (every move must be heard);
+        // IMPORTANT (alerts): said before waiting messages.
+        if (spd_say(c_, u.important ? SPD_IMPORTANT : SPD_MESSAGE, u.text.c_str()) < 0) {
+            error_ = "speech-dispatcher did not accept the message (connection lost?)";
+            language_.clear();
+            return false;
+        }
+        return true;
+    }
+
+    std::string error() const override { return error_; }
+
+  private:
+    SPDConnection* c_;
+    std::string language_;
+    std::string error_;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address) {
+    std::string host;
+    SPDConnectionAddress parsed{};
+    const SPDConnectionAddress* a = nullptr;
+    SPDConnectionAddress* owned = nullptr;
+    if (!address.empty()) {
+        auto p = parse_address(address, host);
+        if (!p) return p.error();
+        parsed = *p;
+        a = &parsed;
+    } else {
+        char* err = nullptr;
+        owned = spd_get_default_address(&err);
+        std::free(err);
+        a = owned;
+    }
+    char* err = nullptr;
+    SPDConnection* c = a == nullptr ? nullptr
+                                    : spd_open2("eboardd", "main", nullptr, SPD_MODE_SINGLE, a,
+                                                /*autospawn=*/0, &err);
+    if (owned != nullptr) SPDConnectionAddress__free(owned);
+    if (c == nullptr) {
+        std::string why = err != nullptr ? err : "no address";
+        std::free(err);
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        return Error{"speech-dispatcher: " + why};
+    }
+    return std::unique_ptr<Synthesizer>(std::make_unique<SpeechdSynthesizer>(c));
+}
+
+} // namespace eboard::speech

@@ -1,0 +1,130 @@
+// Test helpers for the Certabo and Sentio drivers (the line protocol family): the driver in a
+// DeviceSession on LineEmulator's pty, and whole games played through a Loopback (emulator
+// model and driver byte for byte on simulated time).
+#pragma once
+
+#include "harness.hpp"
+#include "pgn_moves.hpp"
+
+#include "drivers/certabo/driver.hpp"
+#include "drivers/emu/line_emulator.hpp"
+#include "drivers/sentio/driver.hpp"
+#include "drivers/sentio/protocol.hpp"
+
+#include <map>
+
+namespace eboard::drivers::test {
+
+/// A line-board driver `D` in a DeviceSession on the emulator's pty.
+template <typename D>
+struct LineHarness : SessionHarness {
+    std::unique_ptr<emu::LineEmulator> emu;
+    D* driver = nullptr;
+
+    LineHarness(emu::LineEmulatorOptions eo, std::unique_ptr<D> d) {
+        emu = std::make_unique<emu::LineEmulator>(std::move(eo));
+        driver = d.get();
+        open(emu->pty_slave_path(), std::move(d));
+    }
+    /// The first board arrived.
+    bool ready() {
+        return pump_until([&] { return !all<BoardDump>().empty(); });
+    }
+};
+
+/// What the board shows of `b`: the pieces (Certabo), or who stands where (Sentio).
+inline BoardState seen(const BoardState& b, emu::LineBoardKind kind) {
+    return kind == emu::LineBoardKind::Sentio ? sentio::board_of(b.occupancy()) : b;
+}
+
+/// More pieces of one kind than a set holds (8 pawns, 2 knights/bishops/rooks, 1 king, 2
+/// queens with the spare one): a player would take pieces from a second set.
+inline bool needs_second_set(const std::vector<BoardState>& boards) {
+    for (const BoardState& b : boards) {
+        std::map<Piece, int> n;
+        for (int i = 0; i < 64; ++i) ++n[b.at(Square(i)).piece];
+        for (const auto& [p, count] : n) {
+            if (p == Piece::None) continue;
+            const PieceType t = type_of(p);
+            const int max = t == PieceType::Pawn ? 8 : t == PieceType::King ? 1 : 2;
+            if (count > max) return true;
+        }
+    }
+    return false;
+}
+
+/// Plays game `g` through a Loopback with one frame every `eo.frame_period_ms` simulated ms.
+/// A Certabo driver first calibrates from the start position with both spare queens (or, for
+/// a game that needs a second set, loads the emulator's full calibration like
+/// certabo-lichess --addpiece); then the game's start is set up and every move played by hand.
+/// After each move the driver's board must become what the emulator holds within 8 frames.
+/// Returns the number of moves matched.
+inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
+    const std::vector<BoardState> boards = game_boards(g);
+    REQUIRE(boards.size() == g.san.size() + 1);
+    const bool certabo = eo.kind == emu::LineBoardKind::Certabo;
+    const bool second_set = certabo && needs_second_set(boards);
+    if (second_set) eo.extra_sets = 1;
+    const Millis period = eo.frame_period_ms;
+    emu::LineBoardEmu board(eo);
+    std::unique_ptr<line::LineDriver> driver;
+    certabo::CertaboDriver* cd = nullptr;
+    if (certabo) {
+        certabo::CertaboOptions co;
+        co.line.rotated = eo.rotated;
+        if (second_set) co.calibration = board.full_calibration();
+        auto d = std::make_unique<certabo::CertaboDriver>(co);
+        cd = d.get();
+        driver = std::move(d);
+        if (!second_set) board.set_calibration_position();
+    } else {
+        line::LineOptions lo;
+        lo.rotated = eo.rotated;
+        driver = std::make_unique<sentio::SentioDriver>(lo);
+    }
+    Loopback loop(board, *driver);
+    if (cd) REQUIRE(loop.run_until([&] { return cd->calibrated(); }, 40 * period, period));
+    board.set_position(boards[0]);
+    const auto converged = [&](const BoardState& want) {
+        return loop.run_until([&] { return driver->board() == seen(want, eo.kind); }, 8 * period, period);
+    };
+    REQUIRE(converged(boards[0]));
+    int matched = 0;
+    for (std::size_t i = 1; i < boards.size(); ++i) {
+        INFO("move " << i << " " << g.san[i - 1]);
+        play_on_board(board, boards[i - 1], boards[i]);
+        CHECK(board.position() == boards[i]);
+        const bool ok = converged(boards[i]);
+        CHECK(driver->board().placement() == seen(boards[i], eo.kind).placement());
+        if (!ok) break;
+        ++matched;
+    }
+    return matched;
+}
+
+/// Every game of ../shared/data/games through play_game_loopback, one orientation, one frame
+/// every 10 simulated ms. Returns the moves played.
+inline int play_all_games(emu::LineBoardKind kind, bool rotated) {
+    static const char* const games_files[] = {
+        "molinari-bordais-1979.pgn",   "anastasian-lewis.pgn",    "nepomniachtchi-liren-game1.pgn",
+        "kasparov-deep-blue-1997.pgn", "carlsen-grischuk-linares.pgn", "ushenina-girya-2013.pgn",
+        "cutechess-fischerrandom.pgn", "lichess-db-sample.pgn"};
+    int moves = 0;
+    for (const char* name : games_files) {
+        const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + name, 100000);
+        REQUIRE_FALSE(games.empty());
+        for (std::size_t i = 0; i < games.size(); ++i) {
+            INFO(name << " game " << i + 1 << (rotated ? " rotated" : " normal"));
+            emu::LineEmulatorOptions eo;
+            eo.kind = kind;
+            eo.rotated = rotated;
+            eo.frame_period_ms = 10;
+            const int played = play_game_loopback(games[i], eo);
+            CHECK(played == static_cast<int>(games[i].san.size()));
+            moves += played;
+        }
+    }
+    return moves;
+}
+
+} // namespace eboard::drivers::test

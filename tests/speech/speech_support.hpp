@@ -1,0 +1,164 @@
+// Helpers for the speech tests: waiting for files with inotify (a readiness signal, not a
+// sleep), reading a WAV file's duration with soxi (sox), and a speech-dispatcher started by
+// the test itself whose output module writes WAV files through espeak-ng.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <poll.h>
+#include <set>
+#include <signal.h>
+#include <spawn.h>
+#include <string>
+#include <sys/inotify.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace eboard::test {
+
+/// A fresh directory under the system temp directory, removed at the end.
+class TempDir {
+  public:
+    TempDir() {
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "eboard-speech-XXXXXX").string();
+        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
+/// Waits (inotify, at most `limit`) until `dir` holds `count` files whose names end in
+/// `suffix`; returns them sorted. Fewer when the limit passed.
+inline std::vector<std::filesystem::path> wait_for_files(const std::filesystem::path& dir,
+                                                         const std::string& suffix,
+                                                         std::size_t count,
+                                                         std::chrono::milliseconds limit) {
+    const int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    REQUIRE(fd >= 0);
+    REQUIRE(inotify_add_watch(fd, dir.c_str(), IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) >= 0);
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    std::set<std::filesystem::path> found;
+    for (;;) {
+        found.clear();
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            const std::string name = e.path().filename().string();
+            if (name.size() >= suffix.size() &&
+                name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                found.insert(e.path());
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (found.size() >= count || left.count() <= 0) break;
+        pollfd p{fd, POLLIN, 0};
+        if (poll(&p, 1, static_cast<int>(left.count())) > 0) {
+            char buf[4096];
+            while (read(fd, buf, sizeof buf) > 0) {
+            }
+        }
+    }
+    close(fd);
+    return {found.begin(), found.end()};
+}
+
+/// The duration of a sound file in seconds as soxi (sox) reads it; -1 if soxi cannot.
+inline double soxi_seconds(const std::filesystem::path& file) {
+    const std::string cmd = "soxi -D '" + file.string() + "' 2>/dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return -1;
+    char buf[64] = {};
+    const bool got = fgets(buf, sizeof buf, p) != nullptr;
+    pclose(p);
+    return got ? std::atof(buf) : -1;
+}
+
+/// A speech-dispatcher of the test's own: its socket and config in a temp dir, one output
+/// module (sd_generic) that runs espeak-ng to write each message to `<out>/<pid>.wav`, audio
+/// to ALSA's null device (a CI container has no sound card). Stopped (SIGTERM) at the end.
+class OwnSpeechDispatcher {
+  public:
+    explicit OwnSpeechDispatcher(const std::filesystem::path& root) : root_(root) {
+        namespace fs = std::filesystem;
+        fs::create_directories(root / "conf" / "modules");
+        fs::create_directories(root / "out");
+        fs::create_directories(root / "log");
+        std::ofstream(root / "conf" / "speechd.conf")
+            << "CommunicationMethod \"unix_socket\"\n"
+               "LogLevel 3\n"
+               "AudioOutputMethod \"alsa\"\n"
+               "AudioALSADevice \"null\"\n"
+               "DefaultModule \"wav\"\n"
+               "AddModule \"wav\" \"sd_generic\" \"wav.conf\"\n"
+               "DefaultLanguage \"en\"\n";
+        // Written under a temporary name, then renamed: the file appears whole.
+        const std::string out = (root / "out").string();
+        std::ofstream mod(root / "conf" / "modules" / "wav.conf");
+        mod << "GenericExecuteSynth \"printf %s \\'$DATA\\' | espeak-ng -v $VOICE --stdin -w "
+            << out << "/$$.tmp && mv " << out << "/$$.tmp " << out << "/$$.wav\"\n";
+        for (const char* lang : {"en", "de", "nl", "af", "fr"})
+            mod << "GenericLanguage \"" << lang << "\" \"" << lang << "\" \"utf-8\"\n"
+                << "AddVoice \"" << lang << "\" \"MALE1\" \"" << lang << "\"\n";
+        mod.close();
+        const std::string conf = (root / "conf").string(), sock = socket().string(),
+                          log = (root / "log").string();
+        std::vector<std::string> args = {
+            "speech-dispatcher", "-s", "-t", "0", "-C", conf, "-S", sock, "-L", log};
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        // Its chatter goes to its log directory, not into the test's output.
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        const std::string chatter = (root / "log" / "stdout.txt").string();
+        posix_spawn_file_actions_addopen(&fa, 1, chatter.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                         0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        if (posix_spawnp(&pid_, "speech-dispatcher", &fa, nullptr, argv.data(), environ) != 0)
+            pid_ = -1;
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    ~OwnSpeechDispatcher() {
+        if (pid_ > 0) {
+            kill(pid_, SIGTERM);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    OwnSpeechDispatcher(const OwnSpeechDispatcher&) = delete;
+    OwnSpeechDispatcher& operator=(const OwnSpeechDispatcher&) = delete;
+
+    /// Waits for its socket (inotify): "" when ready, else why not (with its log's tail).
+    [[nodiscard]] std::string wait_ready() {
+        if (pid_ <= 0) return "speech-dispatcher could not be started (not installed?)";
+        if (!wait_for_files(root_, ".sock", 1, std::chrono::seconds(10)).empty()) return "";
+        std::string why = "speech-dispatcher made no socket within 10 s; its log: ";
+        std::ifstream in(root_ / "log" / "speech-dispatcher.log");
+        for (std::string line; std::getline(in, line);) why += line + " | ";
+        return why;
+    }
+    [[nodiscard]] std::filesystem::path socket() const { return root_ / "speechd.sock"; }
+    [[nodiscard]] std::filesystem::path out() const { return root_ / "out"; }
+
+  private:
+    std::filesystem::path root_;
+    pid_t pid_ = -1;
+};
+
+} // namespace eboard::test
