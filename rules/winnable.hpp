@@ -21,19 +21,20 @@
 // - a closure search: every reachable position once, depth first, when there are few of them
 //   (rules/winnable_closure.cpp).
 //
-// Modes and limits (budgets count nodes and positions, so the answer never depends on the
-// machine; measured by bench/winnable.cpp over the 3,414 positions of the CHA ground truth):
+// Modes and limits. Budgets count moves made and positions, so an answer does not depend on the
+// speed of the machine (a wall-clock guard of 0.2 s per search, never reached at the measured
+// speed of at most 3 ms a position, keeps any position under 1 s). docs/winnability.md has
+// the figures and what eboard-winnable accepts (composed positions).
 // - Quick: the mate or stalemate on the board, material, locked pawns, the reachability
-//   analysis where it is cheap, and, on positions that look like a game (at least four pieces
-//   besides kings and pawns, at most one rammed pawn pair, reachable material), a helpmate
-//   search of 160 nodes: the initial position is "WB". About 1 µs a position without the
-//   search, 20 µs with it.
-// - Full: the above, the reachability analysis always, then a helpmate search of 300 nodes, a
-//   closure of 300 positions, a search of 2,000 nodes pruned by the static analyses, a closure
-//   of 1,500 positions: at most a few ms a side (a wall-clock guard of 0.2 s a search keeps
-//   any position under 1 s).
-// Positions CHA's deepest analysis needs (long helpmates in composed positions, tempo counts,
-// pawn structures that open only after sacrifices) stay '?' in both modes.
+//   analysis where it is cheap (no queen, rook or knight, two rammed pawn pairs), and, on
+//   middlegame positions (at least 10 pieces besides kings and pawns, at least 10 pawns, at
+//   most one rammed pawn pair, material a game can reach), a helpmate search of 160 moves:
+//   the initial position is "WB". About 2 µs a position, up to 0.1 ms with the search.
+// - Full: the above with the reachability analysis always, then a helpmate search of 500
+//   moves, a closure of 500 positions, and a helpmate search of 3,000 more moves, pruned by
+//   the static analyses, from the depth the first one reached: a few ms at most per side.
+// Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
+// counts, pawn structures that open only after sacrifices) stay '?' in both modes.
 
 #pragma once
 
@@ -54,8 +55,8 @@ enum class Winnability : std::uint8_t {
 
 /// How much work can_checkmate() may spend (see the top of this file).
 enum class WinnableMode : std::uint8_t {
-    Quick,  ///< static analyses; a 160-node helpmate search on game-like positions (<= 50 µs)
-    Full,   ///< + helpmate searches and closure searches (a few ms a side, never 1 s)
+    Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.1 ms)
+    Full,   ///< + helpmate searches and a closure search (a few ms a side at most, never 1 s)
 };
 
 /// Can `side` checkmate the opponent by some sequence of legal moves from `pos` (the opponent
