@@ -1,6 +1,6 @@
 // can_checkmate(): the material rules, the static analyses and the searches, in the order and
 // with the budgets of the mode (see rules/winnable.hpp). The budgets are node and position
-// counts, so an answer does not depend on the machine or its load; a wall-clock limit per
+// counts, so an answer does not depend on the speed of the machine; a wall-clock limit per
 // search only guards the 1 s bound should a node ever be far slower than measured.
 #include "rules/winnable.hpp"
 
@@ -93,7 +93,7 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode) {
     if (insufficient_mating_material(pos, side)) return Winnability::Unwinnable;
     if (locked_pawns_unwinnable(pos, side)) return Winnability::Unwinnable;
     const Bitboard pawns = pos.pieces(PieceType::Pawn);
-    if (pawns == 0) return Winnability::Undetermined;  // nothing is fixed: no region proof
+    if (pawns == 0) return Winnability::Undetermined;  // the region proof needs fixed pawns
     bool reach = mode == WinnableMode::Full;
     if (!reach) {
         // About 2 µs; in quick mode only without queens, rooks and knights, with pawns fixed in

@@ -29,7 +29,7 @@
 //   analysis where it is cheap (no queen, rook or knight, two rammed pawn pairs), and, on
 //   middlegame positions (at least 10 pieces besides kings and pawns, at least 10 pawns, at
 //   most one rammed pawn pair, material a game can reach), a helpmate search of 160 moves:
-//   the initial position is "WB". About 2 µs a position, up to 0.1 ms with the search.
+//   the initial position is "WB". About 2 µs a position, up to 0.2 ms with the search.
 // - Full: the above with the reachability analysis always, then a helpmate search of 500
 //   moves, a closure of 500 positions, and a helpmate search of 3,000 more moves, pruned by
 //   the static analyses, from the depth the first one reached: a few ms at most per side.
@@ -55,7 +55,7 @@ enum class Winnability : std::uint8_t {
 
 /// How much work can_checkmate() may spend (see the top of this file).
 enum class WinnableMode : std::uint8_t {
-    Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.1 ms)
+    Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.2 ms)
     Full,   ///< + helpmate searches and a closure search (a few ms a side at most, never 1 s)
 };
 
