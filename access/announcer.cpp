@@ -88,6 +88,19 @@ std::optional<Spoken> Announcer::move_made(int ply, std::string_view uci,
     return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false)) : std::nullopt;
 }
 
+void Announcer::taken_back(int ply, std::string_view fen) {
+    while (base_ply_ + static_cast<int>(position_.history_size()) > ply &&
+           position_.history_size() > 0)
+        position_.unmake_move();
+    if (base_ply_ + static_cast<int>(position_.history_size()) == ply &&
+        placement_to_ep(position_.fen()) == placement_to_ep(fen))
+        return;
+    auto p = Position::from_fen(fen);
+    if (!p) return;
+    position_ = std::move(p.value());
+    base_ply_ = ply;
+}
+
 void Announcer::clock_times(std::int64_t white_ms, std::int64_t black_ms) {
     white_ms_ = white_ms;
     black_ms_ = black_ms;

@@ -55,6 +55,10 @@ class Announcer {
     [[nodiscard]] std::optional<Spoken> move_made(int ply, std::string_view uci,
                                                   std::string_view fen_after);
 
+    /// The game was taken back to `ply` (0 = its start), showing `fen` (an arbiter's
+    /// take-back). Moves made after it are forgotten.
+    void taken_back(int ply, std::string_view fen);
+
     /// The clock times after a completed move (ms), for the clock request.
     void clock_times(std::int64_t white_ms, std::int64_t black_ms);
 

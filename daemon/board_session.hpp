@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,9 @@ class BoardSession {
 
     [[nodiscard]] const std::string& name() const { return board_.name; }
     [[nodiscard]] const BoardConfig& board_config() const { return board_; }
+    /// A clock button 0..4 pressed that is not a promotion choice (the daemon's speech sink
+    /// answers it, [23] D.2.10.4). Unset: ignored.
+    std::function<void(int button)> on_clock_button;
     /// New settings (SIGHUP): tags and options apply to the next game.
     void reconfigure(BoardConfig board, const Config& global);
 

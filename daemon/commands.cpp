@@ -61,10 +61,11 @@ Expected<Request> parse_request(const ojson& j) {
         return Request{g};
     }
     static const char* const board_requests[] = {"NEW_GAME", "SET_POSITION", "TAKEBACK",
-                                                  "RESULT",   "PENALTY",      "CLOCK"};
+                                                  "RESULT",   "PENALTY",      "CLOCK",
+                                                  "INFO"};
     if (std::find(std::begin(board_requests), std::end(board_requests), c) == std::end(board_requests))
         return Error{"unknown request class '" + c +
-                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK)"};
+                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO)"};
     // Every other request acts on one board.
     auto board = string_field(j, "board", true);
     if (!board) return board.error();
@@ -109,13 +110,18 @@ Expected<Request> parse_request(const ojson& j) {
         if (!b) return b.error();
         return Request{ClockRequest{*board, *w, *b}};
     }
+    if (c == "INFO") {
+        auto what = string_field(j, "request", true);
+        if (!what) return what.error();
+        return Request{InfoQuery{*board, *what}};
+    }
     return Error{"unknown request class '" + c +
-                 "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK)"};
+                 "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO)"};
 }
 
 const char* request_class(const Request& request) {
     static constexpr const char* names[] = {"WATCH",    "BOARDS", "GAMES",   "NEW_GAME", "SET_POSITION",
-                                            "TAKEBACK", "RESULT", "PENALTY", "CLOCK"};
+                                            "TAKEBACK", "RESULT", "PENALTY", "CLOCK",    "INFO"};
     return names[request.index()];
 }
 

@@ -61,9 +61,16 @@ struct ClockRequest {
     std::int64_t black_ms = 0;
 };
 
+/// Information on request for a visually impaired player ([23] D.2.10.4): `request` as
+/// access::parse_info_request reads it ("clocks", "last 3", "square e4", ...); spoken too.
+struct InfoQuery {
+    std::string board;
+    std::string request;
+};
+
 using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameRequest,
                              SetPositionRequest, TakebackRequest, ResultRequest, PenaltyRequest,
-                             ClockRequest>;
+                             ClockRequest, InfoQuery>;
 
 /// Parses one request object. Errors say which field is missing or wrong.
 [[nodiscard]] Expected<Request> parse_request(const ojson& object);

@@ -41,6 +41,7 @@ po::options_description options_table() {
         ("site", po::value<std::string>()->value_name("TEXT"), "PGN Site tag for every board (default ?)")
         ("trace", po::value<std::vector<std::string>>()->value_name("CATEGORY")->composing(), "log a category's wire trace (repeatable): dgt, ...");
     // clang-format on
+    d.add(speech_options_table());
     return d;
 }
 
@@ -115,7 +116,7 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
             return Error{"--mismatch-grace: must be between 0 and 3600 seconds"};
     }
     if (vm.count("trace")) c.trace = vm["trace"].as<std::vector<std::string>>();
-    return true;
+    return apply_speech_options(vm, c.speech);
 }
 
 // The `[board.NAME]` keys of a configuration file, which program_options reports as
@@ -144,9 +145,12 @@ Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& pars
         else if (field == "black") b.black = value;
         else if (field == "rules") b.rules = value;
         else if (field == "time-control") b.time_control = value;
-        else
+        else if (auto ours = apply_board_access_key(field, value, b.access); !ours)
+            return Error{origin + ": [board." + name + "] " + ours.error().message};
+        else if (!*ours)
             return Error{origin + ": [board." + name + "] has no setting '" + field +
-                         "' (uri, event, site, round, white, black, rules, time-control)"};
+                         "' (uri, event, site, round, white, black, rules, time-control, " +
+                         board_access_keys() + ")"};
     }
     for (const auto& b : boards)
         if (b.uri.find(':') == std::string::npos)

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/speech_config.hpp"
 #include "rules/expected.hpp"
 
 namespace eboard::daemon {
@@ -44,6 +45,7 @@ struct BoardConfig {
     std::string black; ///< PGN Black
     std::string rules;        ///< rules profile for this board (default: global `rules`)
     std::string time_control; ///< PGN TimeControl for this board (default: global)
+    BoardAccessOptions access{}; ///< speech, tactile board, two-board pair (speech_config.hpp)
 };
 
 /// Everything eboardd is told by its command line and configuration file.
@@ -67,6 +69,7 @@ struct Config {
     std::string site;              ///< default PGN Site for every board
     std::vector<std::string> trace; ///< log categories traced at run time (e.g. "dgt")
     std::string config_file;       ///< the --config FILE, "" if none (SIGHUP re-reads it)
+    SpeechOptions speech;          ///< --speech* (speech_config.hpp)
 };
 
 /// What the command line asked for.

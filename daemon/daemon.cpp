@@ -68,6 +68,20 @@ Expected<bool> Daemon::open_events_sink() {
     return true;
 }
 
+Expected<bool> Daemon::open_speech() {
+    // Its own ALERTs (both_boards_differ) are published after the event that caused them.
+    auto sink = SpeechSink::open(config_, [this](AlertEvent a) {
+        boost::asio::post(io_, [this, a = std::move(a)]() mutable {
+            if (BoardSession* board = find_board(a.board)) board->alert(std::move(a), wall_clock_ms());
+        });
+    });
+    if (!sink) return sink.error();
+    speech_ = std::move(*sink);
+    log_info(speech_->note());
+    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); });
+    return true;
+}
+
 BoardLink* Daemon::link_of(const BoardSession* board) {
     for (std::size_t i = 0; i < boards_.size() && i < links_.size(); ++i)
         if (boards_[i].get() == board) return links_[i].get();
@@ -132,8 +146,12 @@ Expected<bool> Daemon::open() {
         });
         if (config_.events != "-") recorder_->add_sink(console_sink());
     }
+    if (auto ok = open_speech(); !ok) return ok;
     for (const auto& b : config_.boards) {
         boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
+        boards_.back()->on_clock_button = [this, name = b.name](int button) {
+            speech_->clock_button(name, button);
+        };
         links_.push_back(std::make_unique<DeviceLink>(io_, *boards_.back(), config_));
     }
     // Unfinished games resume on their boards (after a crash or a restart).
@@ -278,6 +296,14 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
             list.push_back(j);
         }
         ojson r{{"class", "GAMES"}, {"games", list}};
+        if (raw.contains("id")) r["id"] = raw["id"];
+        return r;
+    }
+    if (const auto* q = std::get_if<InfoQuery>(&request)) {
+        auto said = speech_->info(q->board, q->request);
+        if (!said) return error_reply(said.error().message, raw);
+        ojson r{{"class", "INFO"}, {"board", q->board}, {"text", said->text},
+                {"language", std::string(said->language)}};
         if (raw.contains("id")) r["id"] = raw["id"];
         return r;
     }

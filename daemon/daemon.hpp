@@ -18,6 +18,7 @@
 #include "daemon/commands.hpp"
 #include "daemon/config.hpp"
 #include "daemon/recorder.hpp"
+#include "daemon/speech_sink.hpp"
 #include "daemon/store.hpp"
 
 namespace eboard::daemon {
@@ -59,6 +60,7 @@ class Daemon final : public CommandHandler {
     void arm_watchdog();
     [[nodiscard]] std::string status_text() const;
     [[nodiscard]] Expected<bool> open_simulation();
+    [[nodiscard]] Expected<bool> open_speech();
     [[nodiscard]] BoardLink* link_of(const BoardSession* board);
 
     boost::asio::io_context io_;
@@ -69,6 +71,7 @@ class Daemon final : public CommandHandler {
     std::vector<std::unique_ptr<BoardSession>> boards_;
     std::vector<std::unique_ptr<BoardLink>> links_; ///< links_[i] reads boards_[i]
     std::unique_ptr<Simulation> simulation_;
+    std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     boost::asio::signal_set signals_;
     boost::asio::steady_timer watchdog_;
     int events_fd_ = -1;

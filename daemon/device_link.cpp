@@ -73,6 +73,7 @@ ReconConfig DeviceLink::recon_config() const {
         }
     };
     c.clock = config_.clock == ClockMode::Board;
+    c.tactile = session_.board_config().access.tactile; // App. D.2.2-D.2.3 (speech_config.hpp)
     c.illegal_immediate = config_.illegal_feedback == IllegalFeedback::Immediate;
     c.mismatch_grace_ms = static_cast<TimeMs>(config_.mismatch_grace_s * 1000.0);
     return c;
@@ -199,7 +200,14 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         if (fell(t->right_flag, previous && previous->right_flag))
             feed(FlagFall{t->at_ms, color_of_side(ClockSide::Right)});
     } else if (const auto* b = std::get_if<drivers::ClockButton>(&event)) {
+        // While a pawn can promote, the buttons choose the piece (Reconstructor); otherwise
+        // they ask for information ([23] D.2.10.4, the speech sink).
+        bool promotion = false;
+        if (recon_.in_game())
+            for (const Move m : recon_.position().legal_moves())
+                promotion = promotion || m.kind() == Move::Kind::Promotion;
         feed(eboard::ClockButton{b->at_ms, b->button});
+        if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button);
     } else if (const auto* info = std::get_if<drivers::ClockInfo>(&event)) {
         clock_connected_ = info->model != drivers::ClockModel::None;
     } else if (const auto* done = std::get_if<drivers::ClockCommandDone>(&event)) {

@@ -64,7 +64,7 @@ TEST_CASE("D.2.10.4 the whole position as a piece list") {
           "White: king e1, rook a1, rook h1, pawn e2. Black: king e8.");
 }
 
-TEST_CASE("D.2.10.4 what stands on a square; a scan of a rank or a file") {
+TEST_CASE("D.2.10.4 what stands on a square, a scan of a rank or a file") {
     const Position pos = ruy_lopez();
     CHECK(square_text(pos, Square::parse("b5"), Vocabulary::AppendixD) ==
           "Bella fünf, weißer Läufer");
@@ -120,7 +120,7 @@ TEST_CASE("D.2.10.4 requests as the client API writes them, and the clock button
                               {Vocabulary::English, false}) == "move 3, Black to move");
 }
 
-TEST_CASE("D.2.9 boards differ is spoken with the squares; 6.9 flag with the side") {
+TEST_CASE("D.2.9 boards differ is spoken with the squares, 6.9 flag with the side") {
     const std::vector<Square> squares = {Square::parse("e4"), Square::parse("d5")};
     CHECK(alert_text("both_boards_differ", squares, std::nullopt, Vocabulary::AppendixD) ==
           "Bretter verschieden: Eva vier, David fünf");

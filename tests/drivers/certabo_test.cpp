@@ -76,7 +76,7 @@ std::vector<SquareChanged> noisy_frames(int vote) {
 
 } // namespace
 
-TEST_CASE("certabo 3.2 noise: unknown ids read as empty; the 3-frame vote removes most flicker") {
+TEST_CASE("certabo 3.2 noise: unknown ids read as empty, the 3-frame vote removes most flicker") {
     const auto raw = noisy_frames(1), voted = noisy_frames(3);
     const Bitboard start = BoardState::start_position().occupancy();
     // Bogus ids on 80% of the empty squares never put a piece there, vote or not.

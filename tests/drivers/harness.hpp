@@ -101,10 +101,16 @@ struct SessionHarness {
 
     /// Starts `driver` on the termios transport of `path` (the emulator's pty).
     void open(const std::string& path, std::unique_ptr<Driver> driver) {
-        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
         auto t = open_termios(path, SerialSettings{});
         REQUIRE(t.has_value());
-        session = std::make_unique<DeviceSession>(std::move(t.value()), std::move(driver),
+        open(std::move(t.value()), std::move(driver));
+    }
+
+    /// Starts `driver` on `transport` (any kind: libusb, an in-process loopback); a session
+    /// opened before is closed, its events are kept.
+    void open(std::unique_ptr<Transport> transport, std::unique_ptr<Driver> driver) {
+        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);  // e.g. EBOARD_TRACE=dgt
+        session = std::make_unique<DeviceSession>(std::move(transport), std::move(driver),
                                                   [this](const DriverEvent& e) { events.push_back(e); });
         session->start();
     }

@@ -206,7 +206,7 @@ TEST_CASE("line 4.4 LED channel: latest wins, at most one command per interval, 
     CHECK(host.take_sent() == Bytes(8, 0));  // "all off" always goes through
 }
 
-TEST_CASE("line 4.3 LED detection: no 'L' -> the RGB form; 'D' -> RGB from then on") {
+TEST_CASE("line 4.3 LED detection: no 'L' -> the RGB form, 'D' -> RGB from then on") {
     RecordingHost host;
     line::LedChannel ch({}, trace_channel("test"));
     const auto send = [&](std::span<const std::uint8_t> b) { host.send(b); };
@@ -274,7 +274,7 @@ TEST_CASE("board stream 3.2: a square changes only with a majority of the last f
     CHECK(host.all<BoardDump>().size() == 2);  // settles again after 3 frames
 }
 
-TEST_CASE("certabo 2.1 tag order: 5 numbers per square, a8 first; calibration text round trip") {
+TEST_CASE("certabo 2.1 tag order: 5 numbers per square, a8 first, calibration text round trip") {
     std::array<std::uint8_t, 320> n{};
     n[0] = 3;     // a8, first number
     n[319] = 99;  // h1, last number

@@ -1,12 +1,15 @@
-// Minimal PGN movetext reader for the driver tests: the games of ../shared/data/games as SAN
-// tokens (headers, comments, variations, NAGs, move numbers and results dropped).
+// The games of ../shared/data/games as SAN moves for the driver tests, read with the rules
+// core's PGN reader (rules/pgn.hpp): every game of a file, including study chapters that
+// start from a FEN; null moves come as "--".
 #pragma once
 
 #include "drivers/core/board_state.hpp"
 #include "rules/notation.hpp"
+#include "rules/pgn.hpp"
 #include "rules/position.hpp"
 
-#include <cctype>
+#include <catch2/catch.hpp>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,67 +23,26 @@ struct PgnGame {
     std::vector<std::string> san;
 };
 
+/// The first `max_games` games of the PGN file at `path`; a game the reader rejects fails the
+/// test (the shared games are all valid).
 inline std::vector<PgnGame> read_pgn_games(const std::string& path, std::size_t max_games = 1000) {
     std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string text = ss.str();
+    INFO("reading " << path);
+    REQUIRE(f.good());
+    PgnReader reader(f);
     std::vector<PgnGame> games;
-    PgnGame g;
-    bool in_moves = false;
-    std::size_t i = 0;
-    const auto finish = [&] {
-        if (!g.san.empty() || in_moves) games.push_back(std::move(g));
-        g = PgnGame{};
-        in_moves = false;
-    };
-    while (i < text.size() && games.size() < max_games) {
-        const char c = text[i];
-        if (c == '[' && !in_moves) {
-            const auto end = text.find(']', i);
-            const std::string tag = text.substr(i + 1, end - i - 1);
-            const auto q1 = tag.find('"'), q2 = tag.rfind('"');
-            const std::string value = q1 != std::string::npos && q2 > q1 ? tag.substr(q1 + 1, q2 - q1 - 1) : "";
-            if (tag.rfind("FEN ", 0) == 0) g.fen = value;
-            if (tag.rfind("Variant ", 0) == 0 && (value.find("960") != std::string::npos ||
-                                                  value.find("ischer") != std::string::npos))
-                g.chess960 = true;
-            i = end == std::string::npos ? text.size() : end + 1;
-        } else if (c == '{') {
-            const auto end = text.find('}', i);
-            i = end == std::string::npos ? text.size() : end + 1;
-        } else if (c == ';') {
-            const auto end = text.find('\n', i);
-            i = end == std::string::npos ? text.size() : end + 1;
-        } else if (c == '(') {
-            int depth = 0;
-            for (; i < text.size(); ++i) {
-                if (text[i] == '(') ++depth;
-                if (text[i] == ')' && --depth == 0) break;
-            }
-            ++i;
-        } else if (std::isspace(static_cast<unsigned char>(c))) {
-            ++i;
-        } else {
-            std::size_t j = i;
-            while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
-                   text[j] != '{' && text[j] != '(' && text[j] != ')')
-                ++j;
-            std::string tok = text.substr(i, j - i);
-            i = j;
-            if (tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") {
-                in_moves = true;
-                finish();
-                continue;
-            }
-            in_moves = true;
-            if (tok[0] == '$') continue;
-            const auto dot = tok.find_last_of('.');
-            if (dot != std::string::npos) tok = tok.substr(dot + 1);
-            if (!tok.empty() && !std::isdigit(static_cast<unsigned char>(tok[0]))) g.san.push_back(tok);
-        }
+    while (games.size() < max_games) {
+        auto next = reader.next();
+        if (!next) break;
+        INFO("game " << games.size() + 1);
+        if (!next->has_value()) FAIL(next->error().message << " at line " << next->error().line);
+        const GameRecord& rec = next->value();
+        PgnGame g;
+        g.fen = rec.start_fen;
+        g.chess960 = rec.chess960;
+        for (const GameMove& m : rec.moves) g.san.push_back(m.san);
+        games.push_back(std::move(g));
     }
-    if (!g.san.empty()) games.push_back(std::move(g));
     return games;
 }
 

@@ -88,7 +88,7 @@ constexpr std::string_view kShuffle = "g1f3 g8f6 f3g1 f6g8";
 
 } // namespace
 
-TEST_CASE("5.1.1 checkmate ends the game; the result and termination for PGN and RESULT") {
+TEST_CASE("5.1.1 checkmate ends the game, the result and termination for PGN and RESULT") {
     Game g(profile("fide-2023"));
     CHECK(to_pgn(g.outcome().result) == "*");
     const Outcome o = play(g, "f2f3 e7e5 g2g4 d8h4");
@@ -281,7 +281,7 @@ TEST_CASE("9.6.1 fivefold repetition ends the game (2023)") {
     CHECK(to_string(o.termination) == "fivefold_repetition");
 }
 
-TEST_CASE("9.6.2 seventy-five moves; mate on the last move prevails") {
+TEST_CASE("9.6.2 seventy-five moves, mate on the last move prevails") {
     // 149 plies without capture or pawn move: White's next move is the 75th of each side.
     const std::string_view start = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 120";
     SECTION("a quiet move draws") {

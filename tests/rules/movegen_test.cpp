@@ -112,7 +112,7 @@ TEST_CASE("9.2 same position: an en passant square counts only if the capture is
     CHECK(free.legal_moves().contains(Move::en_passant(Square::parse("e5"), Square::parse("d6"))));
 }
 
-TEST_CASE("9.2 same position: knights out and back repeat the start key; castling rights count") {
+TEST_CASE("9.2 same position: knights out and back repeat the start key, castling rights count") {
     Position p = Position::startpos();
     const std::uint64_t start = p.key();
     for (const char* uci : {"g1f3", "g8f6", "f3g1", "f6g8"}) p.make_move(move_from_uci(p, uci));
@@ -125,7 +125,7 @@ TEST_CASE("9.2 same position: knights out and back repeat the start key; castlin
     CHECK(rights.key() != black.key());
 }
 
-TEST_CASE("3.8.2 castling: not out of, through or into check; squares between must be empty") {
+TEST_CASE("3.8.2 castling: not out of, through or into check, squares between must be empty") {
     CHECK(pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").legal_moves().size() == 26);
     // f1 attacked: no king-side castling; b1 attacked does not matter for queen-side.
     const Position through = pos("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");

@@ -181,7 +181,7 @@ TEST_CASE("C.12 promotion: e8=Q in PGN, e8D on a Dutch scoresheet, lenient forms
     CHECK(error_of(pos, "e8=K").find("cannot be promoted") != std::string::npos);
 }
 
-TEST_CASE("C.13 check + and checkmate #; annotations and draw offer ignored on input") {
+TEST_CASE("C.13 check + and checkmate #, annotations and draw offer ignored on input") {
     const Position pos = fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2");
     const Move qh4 = uci(pos, "d8h4");
     CHECK(to_san(pos, qh4) == "Qh4#");

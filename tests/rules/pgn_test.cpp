@@ -264,7 +264,7 @@ TEST_CASE("PGN Variant Chess960 / Fischerandom: read, castling, written as Varia
     CHECK(atomic.error().line == 2);
 }
 
-TEST_CASE("PGN malformed games give line and column; the reader recovers at the next game") {
+TEST_CASE("PGN malformed games give line and column, the reader recovers at the next game") {
     const std::string text =
         "[Event \"one\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
         "[Event \"two\"]\n[Site \"x\"]\n\n1. e4 e5\n2. Nf3 Nf6 3. Nxe5 Qe7 4. Qx7 *\n\n"

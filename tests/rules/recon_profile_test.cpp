@@ -47,7 +47,7 @@ const IllegalMoveStands* stands(const Run& r) {
 
 } // namespace
 
-TEST_CASE("[01] 7.4 standard play: an illegal move has no penalty; 10.3 quickplay finish: +2, +2, loss") {
+TEST_CASE("[01] 7.4 standard play: an illegal move has no penalty, 10.3 quickplay finish: +2, +2, loss") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
         SECTION("standard play") {
@@ -168,7 +168,7 @@ TEST_CASE("[05] B6 rapid: the illegal move is completed by the press and, unclai
     CHECK(b.r.made.size() == 2);
 }
 
-TEST_CASE("[05] C3 blitz: the opponent may claim a win, a draw if he cannot mate; unclaimed it stands") {
+TEST_CASE("[05] C3 blitz: the opponent may claim a win, a draw if he cannot mate, unclaimed it stands") {
     SECTION("the opponent can mate: win-claim") {
         Board b(config("fide-2005-blitz"));
         b.start();

@@ -57,8 +57,10 @@ TEST_CASE("udev rules: a tty id and a libusb id get their own sections") {
     CHECK(contains(*rules, "# 1209:0002 alpha: cdc (uncertain id: the driver probes the board)"));
     CHECK(contains(*rules, "ENV{SYSTEMD_WANTS}+=\"eboardd-device@%k.service\""));
     CHECK(contains(*rules, "ENV{SYSTEMD_WANTS}+=\"eboardd-device@bus-usb-$env{BUSNUM}-$env{DEVNUM}.service\""));
+    // No link without a serial number or a port to name it by.
+    CHECK(contains(*rules, "ENV{EBOARD_ID}==\"?*\", ENV{EBOARD_DRIVER}==\"alpha|alpha *|* alpha|* alpha *\", SYMLINK+=\"eboard-alpha-$env{EBOARD_ID}\""));
     // The driver list starts afresh: a change event begins with the database's properties.
-    CHECK(contains(*rules, "LABEL=\"eboard_tty\"\nENV{EBOARD_DRIVER}=\"\"\n"));
+    CHECK(contains(*rules, "LABEL=\"eboard_tty\"\nENV{EBOARD_DRIVER}=\"\", ENV{EBOARD_ID}=\"\"\n"));
 }
 
 TEST_CASE("udev rules: without ids of a kind there is no section for it") {

@@ -35,6 +35,13 @@ TEST_CASE("the first device in the VID:PID table is chosen, others are left alon
     CHECK(t.value()->message_oriented());
     CHECK(b.bus.stats(id).claimed);
 
+    // The registry knows 2d80:8002 as a Chessnut; 1209:0001 is nobody's.
+    const auto boards = list_usb_boards();
+    REQUIRE(boards.has_value());
+    REQUIRE(boards->size() == 1);
+    CHECK(boards->front().driver == "chessnut");
+    CHECK(boards->front().str() == "usb:1.5 (2d80:8002)");
+
     const auto wrong = open_usb("1.2", kIds);
     REQUIRE_FALSE(wrong.has_value());
     CHECK(wrong.error().message == "USB device 1.2 is 1209:0001, not a board of this driver (2d80:8001, 2d80:8002)");
@@ -52,7 +59,7 @@ TEST_CASE("nothing connected says which ids were looked for") {
     CHECK(t.error().message.find("plug it in") != std::string::npos);
 }
 
-TEST_CASE("usbhid is detached on open and given back on close; reports both ways") {
+TEST_CASE("usbhid is detached on open and given back on close, reports both ways") {
     UsbBus b;
     auto echo = std::make_shared<EchoDevice>();
     const int id = b.bus.plug(board(2), echo);

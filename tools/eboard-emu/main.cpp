@@ -4,8 +4,12 @@
 // Commands on stdin (one per line) play the board: "lift e2", "place e4 P", "move e2 e4",
 // "fen <placement>"; DGT only: "lever left|right", "button 0..4", "clock on|off"; Certabo and
 // Sentio: "calibrate" (start position + spare queens on d3/d6), "leds" (prints the lit squares).
+// `eboard-emu chessnut ...` (or `--board chessnut ...`) serves a Chessnut board as a fake USB
+// device under umockdev instead (chessnut_usb.hpp).
 #include "drivers/emu/dgt_emulator.hpp"
 #include "drivers/emu/line_emulator.hpp"
+#include "tools/eboard-emu/board_commands.hpp"
+#include "tools/eboard-emu/chessnut_usb.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -31,28 +35,14 @@ void usage() {
                  "       eboard-emu --board certabo|sentio [--fen PLACEMENT] [--rotated] [--frame-ms N]\n"
                  "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
-                 "                  [--fragment N] [--seed N]\n");
-}
-
-/// The player commands every emulator knows.
-template <typename Emulator>
-bool board_command(Emulator& e, const std::string& verb, const std::string& a, const std::string& b) {
-    if (verb == "lift" && Square::parse(a).valid()) e.lift(Square::parse(a));
-    else if (verb == "place" && Square::parse(a).valid() && b.size() == 1 && piece_from_char(b[0]) != Piece::None)
-        e.place(Square::parse(a), piece_from_char(b[0]));
-    else if (verb == "move" && Square::parse(a).valid() && Square::parse(b).valid())
-        e.move(Square::parse(a), Square::parse(b));
-    else if (verb == "fen") {
-        auto b2 = BoardState::from_placement(a);
-        if (!b2) return false;
-        e.set_position(b2.value());
-    } else
-        return false;
-    return true;
+                 "                  [--fragment N] [--seed N]\n"
+                 "       eboard-emu chessnut [--fen PLACEMENT] [--rotated] [--model air|pro|air-plus|go]\n"
+                 "                  [--address N] [--no-out-endpoint] [--battery PERCENT] [--repeat-ms N]\n"
+                 "                  [--noise P] [--invalid P] [--seed N] [--trace] [-- COMMAND [ARGS...]]\n");
 }
 
 bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
-    if (board_command(e, verb, a, b)) return true;
+    if (tools::board_command(e, verb, a, b)) return true;
     if (verb == "lever" && (a == "left" || a == "right"))
         e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
     else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
@@ -63,7 +53,7 @@ bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a,
 }
 
 bool command(emu::LineEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
-    if (board_command(e, verb, a, b)) return true;
+    if (tools::board_command(e, verb, a, b)) return true;
     if (verb == "calibrate") {
         e.set_calibration_position();
     } else if (verb == "leds") {
@@ -86,33 +76,25 @@ template <typename Emulator>
 void serve(Emulator& e) {
     std::printf("%s\n", e.pty_slave_path().c_str());
     std::fflush(stdout);
-    bool stdin_open = true;
-    std::string pending;
+    tools::StdinLines in;
     while (!g_stop) {
-        pollfd p{0, POLLIN, 0};
-        if (::poll(&p, stdin_open ? 1 : 0, 100) > 0 && (p.revents & (POLLIN | POLLHUP))) {
-            char buf[256];
-            const ssize_t n = ::read(0, buf, sizeof buf);
-            if (n <= 0) {
-                stdin_open = false;  // keep serving; only a signal ends us
-                continue;
-            }
-            pending.append(buf, static_cast<std::size_t>(n));
-            for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
-                const std::string line = pending.substr(0, nl);
-                pending.erase(0, nl + 1);
-                std::istringstream in(line);
-                std::string verb, a, b;
-                in >> verb >> a >> b;
-                if (!line.empty() && !command(e, verb, a, b)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
-            }
-        }
+        in.poll(100, [&](const std::string& line) {
+            std::istringstream words(line);
+            std::string verb, a, b;
+            words >> verb >> a >> b;
+            if (!command(e, verb, a, b)) std::fprintf(stderr, "eboard-emu: ? %s\n", line.c_str());
+        });
     }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 2 && std::string(argv[1]) == "--board" &&
+        (std::string(argv[2]) == "chessnut" || std::string(argv[2]) == "emu-chessnut"))
+        return tools::run_chessnut(argc - 2, argv + 2);
+    if (argc > 1 && (std::string(argv[1]) == "chessnut" || std::string(argv[1]) == "emu-chessnut"))
+        return tools::run_chessnut(argc - 1, argv + 1);
     emu::DgtEmulatorOptions opt;
     emu::LineEmulatorOptions line;
     bool line_board = false;

@@ -62,8 +62,8 @@ struct Section {
 
 void append_section(std::string& out, const Section& s, const Claims& claims) {
     out += "LABEL=\"" + std::string(s.label) + "\"\n";
-    // A change event starts from the properties in the udev database: start the list afresh.
-    out += "ENV{EBOARD_DRIVER}=\"\"\n";
+    // A change event starts from the properties in the udev database: start afresh.
+    out += "ENV{EBOARD_DRIVER}=\"\", ENV{EBOARD_ID}=\"\"\n";
     // ID_SERIAL_SHORT and ID_PATH_TAG, as 60-serial.rules / 50-udev-default.rules import them,
     // so that this file does not depend on their order.
     out += "IMPORT{builtin}=\"usb_id\"\n";
@@ -86,7 +86,7 @@ void append_section(std::string& out, const Section& s, const Claims& claims) {
     out += "ENV{ID_SERIAL_SHORT}==\"?*\", ENV{EBOARD_ID}=\"$env{ID_SERIAL_SHORT}\"\n";
     out += "ENV{ID_SERIAL_SHORT}!=\"?*\", ENV{EBOARD_ID}=\"$env{ID_PATH_TAG}\"\n";
     for (const std::string_view name : names)
-        out += "ENV{EBOARD_DRIVER}==\"" + word_pattern(name) + "\", SYMLINK+=\"eboard-" +
+        out += "ENV{EBOARD_ID}==\"?*\", ENV{EBOARD_DRIVER}==\"" + word_pattern(name) + "\", SYMLINK+=\"eboard-" +
                std::string(name) + "-$env{EBOARD_ID}\"\n";
     out += "TAG+=\"systemd\", ENV{SYSTEMD_WANTS}+=\"eboardd-device@" + std::string(s.instance) +
            ".service\"\n";

@@ -37,7 +37,9 @@ const char* const kUsage =
     "  result BOARD RESULT [TERMINATION] [--unconfirmed]\n"
     "                             RESULT = 1-0, 0-1 or 1/2-1/2; TERMINATION e.g. resignation\n"
     "  penalty BOARD apply|decline  the penalty of the last illegal move (Art. 7.5.5)\n"
-    "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds\n\n"
+    "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds\n"
+    "  info BOARD REQUEST         tell (and speak) a visually impaired player (App. D.2.10.4):\n"
+    "                             clocks, moves, last [N], position, square SQ, rank N, file F\n\n"
     "Options:\n"
     "  --socket PATH   the daemon's socket (default $EBOARD_SOCKET, else /run/eboardd/eboardd.sock)\n"
     "  --json          print the daemon's replies and events as JSON lines\n"
@@ -180,6 +182,8 @@ int print_reply(const ojson& reply, bool json) {
             std::cout << text_of(g, "game") << "\t" << text_of(g, "board") << "\t" << text_of(g, "result")
                       << "\t" << text_of(g, "plies") << " plies" << (g.value("ended", false) ? "" : "\tin progress")
                       << "\n";
+    } else if (cls == "INFO") {
+        std::cout << text_of(reply, "text") << "\n";
     } else {
         std::cout << "ok" << (reply.contains("game") ? " (game " + text_of(reply, "game") + ")" : "") << "\n";
     }
@@ -262,6 +266,11 @@ int main(int argc, char** argv) {
         auto b = parse_time(args[3]);
         if (!w || !b) return usage_error("clock: times are h:mm:ss, m:ss or milliseconds");
         request = {{"class", "CLOCK"}, {"board", args[1]}, {"white_ms", *w}, {"black_ms", *b}};
+    } else if (cmd == "info") {
+        if (args.size() < 3) return usage_error("info BOARD clocks|moves|last [N]|position|square SQ|rank N|file F");
+        std::string what;
+        for (std::size_t i = 2; i < args.size(); ++i) what += (i > 2 ? " " : "") + args[i];
+        request = {{"class", "INFO"}, {"board", args[1]}, {"request", what}};
     } else {
         return usage_error("unknown command '" + cmd + "'");
     }

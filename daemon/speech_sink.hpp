@@ -1,0 +1,78 @@
+// Speech for visually impaired players ([23] Appendix D, [05] Appendix F) as one more sink of
+// the daemon's events: every move made announced (D.2.1, as configured per board), the alerts
+// the player must hear, answers to requests (D.2.10.4: clock buttons and the client API's INFO
+// request, never unasked), and the two boards of a two-board game compared (D.2.9: ALERT
+// both_boards_differ). The words come from access/, the voice from speech/.
+//
+// It reads the events as their JSON objects (the interfaces.md contract), not the structs, so
+// that it keeps working while the daemon's internals change.
+#pragma once
+
+#include "access/announcer.hpp"
+#include "access/two_boards.hpp"
+#include "daemon/config.hpp"
+#include "daemon/events.hpp"
+#include "rules/expected.hpp"
+#include "speech/speech_queue.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eboard::daemon {
+
+class SpeechSink {
+  public:
+    /// How the sink raises an ALERT of its own (both_boards_differ): the daemon publishes it
+    /// after the event being handled (never from inside the sink call).
+    using Publish = std::function<void(AlertEvent)>;
+
+    /// Opens the speech output of `config.speech` (none: texts only, for INFO replies).
+    /// Errors: a bad `pair` (unknown board, a board paired twice) and the output's own
+    /// ("speech-dispatcher: ..." with --speech speechd).
+    [[nodiscard]] static Expected<std::unique_ptr<SpeechSink>> open(const Config& config,
+                                                                    Publish publish);
+
+    /// Every event, after it was recorded.
+    void observe(const Event& event);
+
+    /// D.2.10.4: the answer to `request` ("clocks", "moves", "last 3", "position", "square e4",
+    /// "rank 4", "file e") at `board` (name or URI), spoken too when speech is on. Errors:
+    /// "no board 'x'", and parse_info_request's.
+    [[nodiscard]] Expected<access::Spoken> info(const std::string& board,
+                                                const std::string& request);
+
+    /// A DGT3000 button 0..4 pressed at `board` (not while it chooses a promotion piece):
+    /// the answer of info_request_for_button(), spoken.
+    void clock_button(const std::string& board, int button);
+
+    /// One line for the log: which output speaks, or why none.
+    [[nodiscard]] const std::string& note() const { return note_; }
+
+  private:
+    struct Board {
+        std::string uri;
+        access::Announcer announcer;
+        std::string game; ///< the game in progress ("" = none)
+    };
+    /// A two-board game (D.2.9): `tactile` has `pair = sighted` in its section.
+    struct Pair {
+        std::string tactile, sighted;
+        access::TwoBoards state;
+    };
+
+    SpeechSink(const Config& config, Publish publish);
+    Board* find(const std::string& name);
+    void say(const access::Spoken& s);
+    void pair_moved(const std::string& board, int ply, const std::string& fen);
+
+    Publish publish_;
+    std::map<std::string, Board> boards_; ///< by name
+    std::vector<Pair> pairs_;
+    std::unique_ptr<speech::SpeechQueue> queue_;
+    std::string note_;
+};
+
+} // namespace eboard::daemon

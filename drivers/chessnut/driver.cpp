@@ -1,0 +1,218 @@
+#include "drivers/chessnut/driver.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace eboard::drivers::chessnut {
+
+Expected<ChessnutOptions> ChessnutOptions::from_params(const DriverOptions& o) {
+    ChessnutOptions opt;
+    if (const auto it = o.params.find("orientation"); it != o.params.end()) {
+        if (it->second == "normal") opt.orientation = Orientation::Normal;
+        else if (it->second == "rotated") opt.orientation = Orientation::Rotated;
+        else if (it->second == "auto") opt.orientation = Orientation::Auto;
+        else return Error{"orientation must be normal, rotated or auto, not '" + it->second + "'"};
+    }
+    if (const auto it = o.params.find("write-spacing-ms"); it != o.params.end()) {
+        const std::string& s = it->second;
+        Millis v = 0;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc{} || p != s.data() + s.size() || v < 0)
+            return Error{"chessnut: write-spacing-ms takes a number of milliseconds, not '" + s + "'"};
+        opt.write_spacing_ms = v;
+    }
+    return opt;
+}
+
+ChessnutDriver::ChessnutDriver(ChessnutOptions options)
+    : opt_(options), trace_(trace_channel("chessnut")), rotated_(options.orientation == Orientation::Rotated) {}
+
+void ChessnutDriver::start(DriverHost& host, Millis now) {
+    host_ = &host;
+    queue_.clear();
+    physical_.reset();
+    dump_requested_ = false;
+    // Nothing is reported before realtime mode (section 3); then who the board is.
+    queue(realtime_mode);
+    realtime_sent_ = now;
+    queue(mcu_version_request);
+    queue(ble_version_request);
+    if (opt_.quirks & quirk::battery) {
+        queue(battery_request);
+        last_battery_request_ = now;
+    }
+    if (leds_set_) queue(led_command(leds_, rotated_));  // a re-plugged board starts dark
+    flush(now);
+}
+
+void ChessnutDriver::queue(std::span<const std::uint8_t> command) {
+    // LED states are complete: a newer one replaces one still waiting (section 5).
+    if (!command.empty() && command[0] == cmd::leds) {
+        for (auto& q : queue_) {
+            if (!q.empty() && q[0] == cmd::leds) {
+                q.assign(command.begin(), command.end());
+                return;
+            }
+        }
+    }
+    queue_.emplace_back(command.begin(), command.end());
+}
+
+void ChessnutDriver::flush(Millis now) {
+    if (!host_ || queue_.empty()) return;
+    if (written_ && now - last_write_ < opt_.write_spacing_ms) return;
+    const std::vector<std::uint8_t> c = std::move(queue_.front());
+    queue_.pop_front();
+    written_ = true;
+    last_write_ = now;
+    host_->send(c);
+}
+
+void ChessnutDriver::on_tick(Millis now) {
+    if (!host_) return;
+    if (!physical_ && now - realtime_sent_ >= opt_.realtime_retry_ms) {
+        trace_.note("no position report yet; sending realtime mode again");
+        queue(realtime_mode);
+        realtime_sent_ = now;
+    }
+    if ((opt_.quirks & quirk::battery) && !(opt_.quirks & quirk::unsolicited_battery) &&
+        now - last_battery_request_ >= opt_.battery_poll_ms) {
+        queue(battery_request);
+        last_battery_request_ = now;
+    }
+    if (dump_requested_) {
+        if (!dump_deadline_) {
+            dump_deadline_ = now + opt_.realtime_retry_ms;
+        } else if (now >= *dump_deadline_ && physical_) {
+            // The board reports every change, so the last report is the board as it stands.
+            trace_.note("no report after realtime mode: the last reported board stands");
+            dump_requested_ = false;
+            host_->emit(BoardDump{now, board()});
+        }
+    }
+    flush(now);
+}
+
+void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
+    switch (p[0]) {
+    case report::position: on_position(p, now); break;
+    case report::battery:
+        if (const auto b = decode_battery(p)) host_->emit(BatteryInfo{now, b->percent, b->charging, !b->charging});
+        else trace_.note("battery report without a level ignored: " + hex_bytes(p));
+        break;
+    case report::version:
+        if (const auto v = decode_version(p)) {
+            (v->mcu ? mcu_version_ : ble_version_) = v->text;
+            emit_info(now);
+        }
+        break;
+    case report::game_count:
+        trace_.note("board holds " + std::to_string(p.size() > 2 ? p[2] : 0) + " stored game(s)");
+        break;
+    case report::file_marker: trace_.note("file transfer marker ignored (upload mode is not used)"); break;
+    default: trace_.note("unknown report " + hex_bytes(p.first(std::min<std::size_t>(p.size(), 4))) + ".. ignored");
+    }
+}
+
+void ChessnutDriver::on_position(std::span<const std::uint8_t> report, Millis now) {
+    auto decoded = decode_position(report, false);
+    if (!decoded) {
+        // picochess drops these; the next report on a change brings the board back (section 4).
+        ++invalid_reports_;
+        trace_.note("position report dropped: " + decoded.error().message);
+        return;
+    }
+    const bool changed = !physical_ || !(*physical_ == decoded.value());
+    const bool first = !physical_;
+    physical_ = std::move(decoded.value());
+    bool flipped = false;
+    if (opt_.orientation == Orientation::Auto) {
+        if (const auto rot = orientation_from_board(*physical_); rot && *rot != rotated_) {
+            trace_.note(*rot ? "pieces set up with white at the far side: board turned round"
+                             : "pieces set up with white at the near side: normal orientation");
+            rotated_ = *rot;
+            flipped = true;
+            if (leds_set_) queue(led_command(leds_, rotated_));
+        }
+    }
+    if (first) emit_info(now);
+    // Repeated identical reports say nothing new (picochess ignores them).
+    if (!changed && !flipped && !dump_requested_) return;
+    dump_requested_ = false;
+    host_->emit(BoardDump{now, board()});
+}
+
+void ChessnutDriver::emit_info(Millis now) {
+    DeviceInfo info;
+    info.at_ms = now;
+    info.driver = "chessnut";
+    info.firmware = mcu_version_;
+    if (!ble_version_.empty()) info.firmware += (info.firmware.empty() ? "BLE " : " BLE ") + ble_version_;
+    host_->emit(info);
+}
+
+void ChessnutDriver::on_resync(Millis now) {
+    // A report was cut or garbled: ask for the position again, at most once a retry period.
+    if (!host_ || now - last_resync_request_ < opt_.realtime_retry_ms) return;
+    last_resync_request_ = now;
+    queue(realtime_mode);
+    flush(now);
+}
+
+void ChessnutDriver::request_board_dump() {
+    if (!host_) return;
+    dump_requested_ = true;
+    dump_deadline_.reset();  // set by the next tick
+    queue(realtime_mode);
+}
+
+void ChessnutDriver::set_leds(Bitboard lit) {
+    leds_ = lit;
+    leds_set_ = true;
+    if (host_) queue(led_command(lit, rotated_));
+}
+
+void ChessnutDriver::beep(int frequency_hz, Millis duration_ms) {
+    if (host_) queue(beep_command(frequency_hz, duration_ms));
+}
+
+BoardState ChessnutDriver::board() const {
+    if (!physical_) return {};
+    return rotated_ ? physical_->rotated() : *physical_;
+}
+
+namespace {
+
+// USB ids (chessnut.md 1): VID 2d80 is the SDK's; the SDK accepts any PID of the families
+// 80xx Air, 81xx Pro, 82xx Air+, 83xx Evo, 85xx Go (PID & ff00). These are the PIDs seen in
+// the wild, plus 8101 for the Pro, whose exact PID no source shows; `usb:BUS.ADDR` opens any
+// 2d80 device.
+const DriverRegistration registration{DriverInfo{
+    "chessnut",
+    "Chessnut Air / Pro (and Air+, Go) over USB HID with libusb; pieces identified, LEDs",
+    {
+        {"air", "Chessnut Air (PID 80xx)", SerialSettings{}, quirk::battery},
+        {"pro", "Chessnut Pro (PID 81xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery},
+        {"air-plus", "Chessnut Air+ (PID 82xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery},
+        {"go", "Chessnut Go (PID 85xx)", SerialSettings{}, quirk::battery},
+    },
+    {
+        {0x2d80, 0x8001, "Chessnut Air (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
+        {0x2d80, 0x8002, "Chessnut Air (NicLink's udev example)", false, UsbAccess::Libusb},
+        {0x2d80, 0x8003, "Chessnut Air (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
+        {0x2d80, 0x8101, "Chessnut Pro (family 81xx per the SDK; exact PID unconfirmed)", false, UsbAccess::Libusb},
+        {0x2d80, 0x8202, "Chessnut Air+ (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
+        {0x2d80, 0x8501, "Chessnut Go (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
+    },
+    [](const DriverOptions& o) -> std::unique_ptr<Driver> {
+        auto opt = ChessnutOptions::from_params(o);
+        if (!opt) return nullptr;
+        const DriverInfo* self = find_driver("chessnut");
+        if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
+        return std::make_unique<ChessnutDriver>(opt.value());
+    },
+}};
+
+} // namespace
+
+} // namespace eboard::drivers::chessnut
