@@ -1,7 +1,11 @@
 #include "daemon/speech_sink.hpp"
 
 #include "daemon/log.hpp"
+#include "rules/profile.hpp"
 #include "speech/open.hpp"
+
+#include <fstream>
+#include <sstream>
 
 namespace eboard::daemon {
 
@@ -19,6 +23,20 @@ access::SpeechSettings settings_for(const Config& c, const BoardConfig& b) {
     return s;
 }
 
+/// The board's rules profile (built in, else a file; the FIDE 2023 defaults when unreadable:
+/// the daemon reports that already).
+Profile profile_for(const Config& c, const BoardConfig& b) {
+    const std::string name = board_rules(c, b);
+    auto p = builtin_profile(name, c.supervised);
+    if (!p) {
+        std::ifstream in(name);
+        std::ostringstream text;
+        text << in.rdbuf();
+        p = parse_profile(text.str(), c.supervised);
+    }
+    return p ? *p : Profile{};
+}
+
 std::string str(const nlohmann::ordered_json& j, const char* key) {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -32,8 +50,16 @@ int integer(const nlohmann::ordered_json& j, const char* key, int fallback) {
 } // namespace
 
 SpeechSink::SpeechSink(const Config& config, Publish publish) : publish_(std::move(publish)) {
-    for (const BoardConfig& b : config.boards)
-        boards_.emplace(b.name, Board{b.uri, access::Announcer(settings_for(config, b)), {}});
+    for (const BoardConfig& b : config.boards) {
+        // What the profile lets reach the players ([05] B7/B8 rapid/blitz: the arbiter stays
+        // silent on a flag; illegal moves likewise where the profile says so).
+        const Profile p = profile_for(config, b);
+        boards_.emplace(b.name, Board{b.uri,
+                                      access::Announcer(settings_for(config, b)),
+                                      {},
+                                      p.illegal_visible_to_players,
+                                      p.flag_visible_to_players});
+    }
 }
 
 Expected<std::unique_ptr<SpeechSink>> SpeechSink::open(const Config& config, Publish publish) {
@@ -43,13 +69,13 @@ Expected<std::unique_ptr<SpeechSink>> SpeechSink::open(const Config& config, Pub
         const Board* other = sink->find(b.access.pair);
         if (!other || other == sink->find(b.name))
             return Error{"[board." + b.name + "] pair: no other board '" + b.access.pair + "'"};
-        for (const Pair& p : sink->pairs_)
-            if (p.tactile == b.name || p.sighted == b.name || p.tactile == b.access.pair ||
-                p.sighted == b.access.pair)
-                return Error{"[board." + b.name + "] pair: a board can be in one pair only"};
         std::string sighted = b.access.pair; // a name, or a URI: keep the name
         for (const auto& [n, candidate] : sink->boards_)
-            if (candidate.uri == b.access.pair) sighted = n;
+            if (&candidate == other) sighted = n;
+        for (const Pair& p : sink->pairs_)
+            if (p.tactile == b.name || p.sighted == b.name || p.tactile == sighted ||
+                p.sighted == sighted)
+                return Error{"[board." + b.name + "] pair: a board can be in one pair only"};
         sink->pairs_.push_back(Pair{b.name, sighted, {}});
     }
     auto q = speech::open_speech(config.speech.output, config.speech.address, sink->note_);
@@ -109,7 +135,10 @@ void SpeechSink::observe(const Event& event) {
         const std::string player = str(j, "player"), text = str(j, "text");
         if (player == "white" || text.starts_with("White")) side = Color::White;
         if (player == "black" || text.starts_with("Black")) side = Color::Black;
-        if (auto s = b->announcer.alert(str(j, "kind"), squares, side)) say(*s);
+        const std::string kind = str(j, "kind");
+        if ((kind == "illegal_move" && !b->illegal_spoken) || (kind == "flag" && !b->flag_spoken))
+            return;
+        if (auto s = b->announcer.alert(kind, squares, side)) say(*s);
     }
 }
 

@@ -48,6 +48,9 @@ class SpeechSink {
     /// the answer of info_request_for_button(), spoken.
     void clock_button(const std::string& board, int button);
 
+    /// The speech output (nullptr with --speech none), for benchmarks and tests.
+    [[nodiscard]] speech::SpeechQueue* queue() { return queue_.get(); }
+
     /// One line for the log: which output speaks, or why none.
     [[nodiscard]] const std::string& note() const { return note_; }
 
@@ -55,7 +58,9 @@ class SpeechSink {
     struct Board {
         std::string uri;
         access::Announcer announcer;
-        std::string game; ///< the game in progress ("" = none)
+        std::string game;           ///< the game in progress ("" = none)
+        bool illegal_spoken = true; ///< profile `illegal.visible-to-players`
+        bool flag_spoken = true;    ///< profile `flag.visible-to-players`
     };
     /// A two-board game (D.2.9): `tactile` has `pair = sighted` in its section.
     struct Pair {

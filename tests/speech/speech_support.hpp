@@ -119,8 +119,10 @@ class OwnSpeechDispatcher {
         mod.close();
         const std::string conf = (root / "conf").string(), sock = socket().string(),
                           log = (root / "log").string();
+        // Its own pid file too: another speech-dispatcher on the machine must not stop it.
+        const std::string pid = (root / "speechd.pid").string();
         std::vector<std::string> args = {
-            "speech-dispatcher", "-s", "-t", "0", "-C", conf, "-S", sock, "-L", log};
+            "speech-dispatcher", "-s", "-t", "0", "-C", conf, "-S", sock, "-L", log, "-P", pid};
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
