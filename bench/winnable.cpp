@@ -1,85 +1,236 @@
-// Winnability throughput over the CHA ground truth (../shared/data/deadpos/
-// chasolver_positions.txt, 3,414 positions): positions/s in quick and full mode (both sides per
-// position, FEN parsing included, as eboard-winnable --batch does), the worst single-position
-// time, and how many side answers stay undetermined or are unsound. Targets (issue 8): quick
-// >= 200,000 positions/s; full >= 3,000 positions/s with no position over 1 s.
+// bench_winnable: winnability throughput over the CHA ground truth
+// (../shared/data/deadpos/chasolver_positions.txt, 3,414 positions), in quick and full mode,
+// measured two ways:
+//   in-process  the very function behind each line of `eboard-winnable --batch`
+//               (winnability_label_of_fen: FEN read as FenMaterial::Composed, both labels), once
+//               per line in a loop, and once more line by line for the worst single position;
+//   the tool    build/bin/eboard-winnable --batch [--full] fed the file's FENs on stdin
+//               (quick: the file 20 times over, so the start-up of a few ms does not dominate),
+//               wall clock and the child's CPU time.
+// Next to them, measured in the same run as the yardstick of machine speed: the perft nodes/s
+// of our rules core (start position depth 5) and, if Debian's stockfish is installed, its
+// `go perft` nodes/s. A ratio positions/s per million perft nodes/s stays comparable between a
+// loaded and an idle machine. Targets (issue 8): quick >= 200,000 positions/s, full >= 3,000
+// positions/s, no position over 1 s.
+//   bench_winnable [--quick] [FILE]     --quick: skip full mode
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bench/uci_engine.hpp"
 #include "rules/position.hpp"
 #include "rules/winnable.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using eboard::WinnableMode;
 
 struct Entry {
     std::string label;
     std::string fen;
 };
 
-struct Result {
-    double seconds = 0;
-    double cpu_seconds = 0;
-    double worst = 0;
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+double children_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    const auto s = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    };
+    return s(u.ru_utime) + s(u.ru_stime);
+}
+
+/// The yardstick: perft nodes/s of our rules core, start position depth 5 (4,865,609 nodes).
+double perft_nodes_per_second() {
+    eboard::Position pos = eboard::Position::startpos();
+    const auto t0 = Clock::now();
+    const std::uint64_t nodes = eboard::perft(pos, 5);
+    return static_cast<double>(nodes) / seconds_since(t0);
+}
+
+/// Stockfish's `go perft 5` nodes/s from the start position, 0 if stockfish is not installed.
+double stockfish_nodes_per_second() {
+    const std::string path = eboard::bench::find_stockfish();
+    if (path.empty()) return 0;
+    auto sf = eboard::bench::UciEngine::start(path);
+    if (!sf) return 0;
+    sf->send("uci");
+    sf->wait_for("uciok");
+    sf->perft("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, false);  // warm
+    sf->send("position startpos");
+    sf->sync();
+    const auto t0 = Clock::now();
+    sf->send("go perft 5");
+    auto done = sf->wait_for("Nodes searched: ");
+    if (!done) return 0;
+    return static_cast<double>(std::strtoull(done->c_str() + 16, nullptr, 10)) / seconds_since(t0);
+}
+
+struct Tally {
+    int undetermined = 0, unsound = 0, wrong_win = 0, refused = 0;
+    double worst_wall = 0, worst_cpu = 0;
     std::string worst_fen;
-    int undetermined = 0;
-    int unsound = 0;
-    int wrong_win = 0;
-    std::size_t positions = 0;
 };
 
-Result run(const std::vector<Entry>& all, eboard::WinnableMode mode, int rounds) {
-    Result r;
-    const auto start = Clock::now();
-    const std::clock_t cpu_start = std::clock();
-    for (int round = 0; round < rounds; ++round) {
-        for (const Entry& e : all) {
-            const auto t0 = Clock::now();
-            auto parsed = eboard::Position::from_fen(e.fen);
-            if (!parsed) continue;
-            const std::string got = eboard::winnability_label(parsed.value(), mode);
-            const std::chrono::duration<double> dt = Clock::now() - t0;
-            ++r.positions;
-            if (dt.count() > r.worst) {
-                r.worst = dt.count();
-                r.worst_fen = e.fen;
-            }
-            if (round != 0) continue;
-            for (std::size_t s = 0; s < 2; ++s) {
-                if (got[s] == '?') ++r.undetermined;
-                else if (got[s] == '-' && e.label[s] != '-') ++r.unsound;
-                else if (got[s] != '-' && e.label[s] == '-') ++r.wrong_win;
-            }
+/// Every line once, timed one by one: answers checked against the ground truth, worst time.
+Tally check_line_by_line(const std::vector<Entry>& all, WinnableMode mode) {
+    Tally t;
+    for (const Entry& e : all) {
+        const auto w0 = Clock::now();
+        const double c0 = thread_cpu_seconds();
+        const auto got = eboard::winnability_label_of_fen(e.fen, false, mode);
+        const double cpu = thread_cpu_seconds() - c0;
+        const double wall = seconds_since(w0);
+        if (wall > t.worst_wall) {
+            t.worst_wall = wall;
+            t.worst_fen = e.fen;
+        }
+        t.worst_cpu = std::max(t.worst_cpu, cpu);
+        if (!got) {
+            ++t.refused;
+            continue;
+        }
+        for (std::size_t s = 0; s < 2; ++s) {
+            const char g = got.value()[s];
+            if (g == '?') ++t.undetermined;
+            else if (g == '-' && e.label[s] != '-') ++t.unsound;
+            else if (g != '-' && e.label[s] == '-') ++t.wrong_win;
         }
     }
-    const std::chrono::duration<double> total = Clock::now() - start;
-    r.seconds = total.count();
-    r.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    return t;
+}
+
+struct Rate {
+    double wall = 0, cpu = 0;  // positions per second
+};
+
+/// In-process throughput: every line `rounds` times, no per-line clock.
+Rate in_process(const std::vector<Entry>& all, WinnableMode mode, int rounds) {
+    const auto w0 = Clock::now();
+    const double c0 = thread_cpu_seconds();
+    std::size_t answered = 0;
+    for (int r = 0; r < rounds; ++r)
+        for (const Entry& e : all)
+            if (eboard::winnability_label_of_fen(e.fen, false, mode).has_value()) ++answered;
+    const double n = static_cast<double>(all.size()) * rounds;
+    if (answered != all.size() * static_cast<std::size_t>(rounds)) std::printf("  (some refused)\n");
+    return {n / seconds_since(w0), n / (thread_cpu_seconds() - c0)};
+}
+
+struct ToolRun {
+    double wall = 0, cpu = 0;  // seconds
+    std::size_t lines = 0;
+};
+
+/// Runs `tool` --batch [--full] on the file `input`: wall and child CPU seconds, lines out.
+ToolRun run_tool(const std::string& tool, const std::string& input, WinnableMode mode) {
+    const std::string cmd = tool + " --batch" + (mode == WinnableMode::Full ? " --full" : "") +
+                            " < " + input + " 2>/dev/null";
+    const double c0 = children_cpu_seconds();
+    const auto w0 = Clock::now();
+    FILE* p = popen(cmd.c_str(), "r");
+    ToolRun r;
+    if (p != nullptr) {
+        char buf[64];
+        while (std::fgets(buf, sizeof buf, p) != nullptr) ++r.lines;
+        pclose(p);
+    }
+    r.wall = seconds_since(w0);
+    r.cpu = children_cpu_seconds() - c0;
     return r;
 }
 
-void print(const char* name, const Result& r, std::size_t count) {
-    // CPU time too: on a shared machine the wall clock also counts other processes.
-    std::printf("%-6s %9.0f positions/s wall, %9.0f per CPU second  (%zu positions in %.3f s, "
-                "%.3f s CPU)  worst %.3f ms wall\n"
-                "       undetermined %d of %zu side answers  unsound %d  wrong wins %d\n",
-                name, static_cast<double>(r.positions) / r.seconds,
-                static_cast<double>(r.positions) / r.cpu_seconds, r.positions, r.seconds,
-                r.cpu_seconds, r.worst * 1000, r.undetermined, 2 * count, r.unsound,
-                r.wrong_win);
-    std::printf("       worst position: %s\n", r.worst_fen.c_str());
+/// The tool over the FENs `rounds` times: positions/s with its start-up (the attack tables
+/// are built on its first FEN, see rules/bitboard.hpp) and, after `startup` (a run on one
+/// trivial line), without. {} if it fails.
+std::pair<Rate, Rate> through_tool(const std::string& tool, const std::vector<Entry>& all,
+                                   WinnableMode mode, int rounds, ToolRun& startup) {
+    const std::string input = "/tmp/bench_winnable_" + std::to_string(getpid()) + ".txt";
+    {
+        std::ofstream f(input);  // one trivial line: the tables are built on the first FEN
+        f << "7k/8/8/8/8/8/8/K7 w - - 0 1\n";
+    }
+    startup = run_tool(tool, input, mode);
+    {
+        std::ofstream f(input);
+        for (int r = 0; r < rounds; ++r)
+            for (const Entry& e : all) f << e.fen << '\n';
+    }
+    const ToolRun run = run_tool(tool, input, mode);
+    std::remove(input.c_str());
+    const double n = static_cast<double>(all.size()) * rounds;
+    if (run.lines != all.size() * static_cast<std::size_t>(rounds)) return {};
+    return {Rate{n / run.wall, n / run.cpu},
+            Rate{n / (run.wall - startup.wall), n / (run.cpu - startup.cpu)}};
+}
+
+std::string tool_path(const char* argv0) {
+    std::string self(argv0);
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) self.assign(buf, static_cast<std::size_t>(n));
+    const auto slash = self.rfind('/');
+    return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) +
+           "/eboard-winnable";
+}
+
+void report(const char* name, WinnableMode mode, const std::vector<Entry>& all, int rounds,
+            int tool_rounds, const std::string& tool, double target) {
+    const double perft = perft_nodes_per_second();
+    const Rate in = in_process(all, mode, rounds);
+    ToolRun startup;
+    const auto [via, via_net] = access(tool.c_str(), X_OK) == 0
+                                    ? through_tool(tool, all, mode, tool_rounds, startup)
+                                    : std::pair<Rate, Rate>{};
+    const double perft_after = perft_nodes_per_second();
+    const double yard = (perft + perft_after) / 2 / 1e6;  // M perft nodes/s around the runs
+    const Tally t = check_line_by_line(all, mode);
+    std::printf("%s mode (target >= %.0f positions/s)\n", name, target);
+    std::printf("  in-process  %9.0f positions/s wall %9.0f per CPU s   = %7.1f per M perft "
+                "nodes/s (CPU)\n",
+                in.wall, in.cpu, in.cpu / yard);
+    if (via.wall > 0) {
+        std::printf("  the tool    %9.0f positions/s wall %9.0f per CPU s   = %7.1f per M perft "
+                    "nodes/s (CPU)   (%s --batch%s, %d x the file)\n",
+                    via.wall, via.cpu, via.cpu / yard, tool.c_str(),
+                    mode == WinnableMode::Full ? " --full" : "", tool_rounds);
+        std::printf("  the tool    %9.0f positions/s wall %9.0f per CPU s   = %7.1f per M perft "
+                    "nodes/s (CPU)   without its start-up (%.0f ms wall, %.0f ms CPU)\n",
+                    via_net.wall, via_net.cpu, via_net.cpu / yard, startup.wall * 1e3,
+                    startup.cpu * 1e3);
+    } else {
+        std::printf("  the tool    not run (%s missing or failed)\n", tool.c_str());
+    }
+    std::printf("  worst single position %.3f ms wall, %.3f ms CPU: %s\n", t.worst_wall * 1e3,
+                t.worst_cpu * 1e3, t.worst_fen.c_str());
+    std::printf("  undetermined %d of %zu side answers, unsound %d, wrong wins %d, refused %d\n",
+                t.undetermined, 2 * (all.size() - static_cast<std::size_t>(t.refused)), t.unsound,
+                t.wrong_win, t.refused);
+    std::printf("  yardstick: our perft %.1fM nodes/s (before %.1fM, after %.1fM)\n", yard,
+                perft / 1e6, perft_after / 1e6);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    // bench_winnable [--quick] [FILE]: --quick skips the (slow) full-mode pass.
     bool quick_only = false;
     std::string path = EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
     for (int i = 1; i < argc; ++i) {
@@ -95,14 +246,18 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_winnable: no positions in %s\n", path.c_str());
         return 1;
     }
+    const std::string tool = tool_path(argv[0]);
     std::printf("winnability over %zu positions of %s\n", all.size(), path.c_str());
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) > 0)
+        std::printf("machine: %ld CPUs online, load average %.2f %.2f %.2f\n",
+                    sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
     // Warm up: the first Position builds the attack tables (magics found at start-up).
     (void)eboard::winnability_label(eboard::Position::startpos());
-    std::size_t parsable = 0;
-    for (const Entry& e : all) if (eboard::Position::from_fen(e.fen).has_value()) ++parsable;
-    std::printf("%zu positions read as FEN, %zu refused (impossible material)\n", parsable,
-                all.size() - parsable);
-    print("quick", run(all, eboard::WinnableMode::Quick, 5), parsable);
-    if (!quick_only) print("full", run(all, eboard::WinnableMode::Full, 1), parsable);
+    report("quick", WinnableMode::Quick, all, 5, 20, tool, 200000);
+    if (!quick_only) report("full", WinnableMode::Full, all, 1, 1, tool, 3000);
+    const double sf = stockfish_nodes_per_second();
+    if (sf > 0) std::printf("stockfish perft %.1fM nodes/s (start position depth 5)\n", sf / 1e6);
+    else std::printf("stockfish not installed: no second yardstick\n");
     return 0;
 }

@@ -81,6 +81,14 @@ Expected<std::unique_ptr<SpeechSink>> SpeechSink::open(const Config& config, Pub
     auto q = speech::open_speech(config.speech.output, config.speech.address, sink->note_);
     if (!q) return q.error();
     sink->queue_ = std::move(q.value());
+    if (sink->queue_) {
+        // On the worker thread, right after the synthesizer refused: say why in the log.
+        speech::SpeechQueue* queue = sink->queue_.get();
+        queue->set_observer([queue](const speech::Utterance& u, bool accepted, auto, auto) {
+            if (!accepted)
+                log_warning("speech: '" + u.text + "' not said: " + queue->synthesizer().error());
+        });
+    }
     return sink;
 }
 

@@ -54,9 +54,9 @@ bool parse_count(std::string_view s, int max, int& out) {
 
 /// Builds a Position from FEN text field by field (friend of Position).
 struct FenReader {
-    static Expected<Position> read(std::string_view fen, bool chess960);
+    static Expected<Position> read(std::string_view fen, bool chess960, FenMaterial material);
     static std::optional<Error> board(Position& p, std::string_view field);
-    static std::optional<Error> material(const Position& p);
+    static std::optional<Error> material(const Position& p, FenMaterial rule);
     static std::optional<Error> castling(Position& p, std::string_view field);
     static std::optional<Error> castling_char(Position& p, char ch);
     static std::optional<Error> en_passant(Position& p, std::string_view field);
@@ -91,7 +91,7 @@ std::optional<Error> FenReader::board(Position& p, std::string_view field) {
     return std::nullopt;
 }
 
-std::optional<Error> FenReader::material(const Position& p) {
+std::optional<Error> FenReader::material(const Position& p, FenMaterial rule) {
     for (Color c : {Color::White, Color::Black}) {
         const int kings = popcount(p.pieces(c, PieceType::King));
         if (kings == 0) return bad("no " + color_name(c) + " king");
@@ -105,8 +105,9 @@ std::optional<Error> FenReader::material(const Position& p) {
     for (Color c : {Color::White, Color::Black}) {
         const int n = popcount(p.pieces(c));
         const int pw = popcount(p.pieces(c, PieceType::Pawn));
-        if (pw > 8) return bad("more than 8 " + color_name(c) + " pawns");
         if (n > 16) return bad("more than 16 " + color_name(c) + " pieces");
+        if (rule == FenMaterial::Composed) continue;
+        if (pw > 8) return bad("more than 8 " + color_name(c) + " pawns");
         // Every piece beyond the initial set is a promoted pawn (Art. 3.7.5.1).
         const auto extra = [&](PieceType t, int initial) {
             return std::max(0, popcount(p.pieces(c, t)) - initial);
@@ -193,7 +194,7 @@ std::optional<Error> FenReader::en_passant(Position& p, std::string_view field) 
     return std::nullopt;
 }
 
-Expected<Position> FenReader::read(std::string_view fen, bool chess960) {
+Expected<Position> FenReader::read(std::string_view fen, bool chess960, FenMaterial rule) {
     init_bitboards();
     std::array<std::string_view, 6> fields;
     std::size_t n = 0;
@@ -218,7 +219,7 @@ Expected<Position> FenReader::read(std::string_view fen, bool chess960) {
     if (fields[1] != "w" && fields[1] != "b")
         return bad("bad FEN: side to move " + quoted(fields[1]) + ", not w or b");
     p.stm_ = fields[1] == "w" ? Color::White : Color::Black;
-    if (auto e = material(p)) return *e;
+    if (auto e = material(p, rule)) return *e;
     if (n > 2)
         if (auto e = castling(p, fields[2])) return *e;
     if (n > 3)
@@ -233,7 +234,28 @@ Expected<Position> FenReader::read(std::string_view fen, bool chess960) {
     if (p.attackers_to(p.king_square(~p.stm_), p.stm_))
         return bad("side not to move is in check");
     p.finish_setup();
+    if (rule == FenMaterial::Composed && move_count_bound(p) > static_cast<int>(MoveList::kCapacity))
+        return bad("too many moves for the move generator (more than " +
+                   std::to_string(MoveList::kCapacity) + ")");
     return p;
+}
+
+int move_count_bound(const Position& pos) noexcept {
+    const Color us = pos.side_to_move();
+    const Bitboard own = pos.pieces(us);
+    const Bitboard occ = pos.occupied();
+    const Bitboard pawns = pos.pieces(us, PieceType::Pawn);
+    const Bitboard seventh = us == Color::White ? kRank7 : kRank2;
+    int n = 2 + popcount(king_attacks(pos.king_square(us).index()) & ~own);  // 2: castling
+    n += 4 * popcount(pawns & ~seventh) + 12 * popcount(pawns & seventh);
+    for (Bitboard b = pos.pieces(us, PieceType::Knight); b;)
+        n += popcount(knight_attacks(pop_lsb(b)) & ~own);
+    const Bitboard queens = pos.pieces(us, PieceType::Queen);
+    for (Bitboard b = pos.pieces(us, PieceType::Bishop) | queens; b;)
+        n += popcount(bishop_attacks(pop_lsb(b), occ) & ~own);
+    for (Bitboard b = pos.pieces(us, PieceType::Rook) | queens; b;)
+        n += popcount(rook_attacks(pop_lsb(b), occ) & ~own);
+    return n;
 }
 
 void Position::set_castling_right(Color c, Square rook) {
@@ -263,8 +285,8 @@ void Position::finish_setup() {
     s.key = s.key_noep ^ ep_key();
 }
 
-Expected<Position> Position::from_fen(std::string_view fen, bool chess960) {
-    return FenReader::read(fen, chess960);
+Expected<Position> Position::from_fen(std::string_view fen, bool chess960, FenMaterial material) {
+    return FenReader::read(fen, chess960, material);
 }
 
 Position Position::startpos() { return std::move(from_fen(kStartFen).value()); }

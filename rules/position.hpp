@@ -44,6 +44,20 @@ class MoveList {
     std::size_t size_ = 0;
 };
 
+/// What Position::from_fen() demands of the material.
+enum class FenMaterial : std::uint8_t {
+    /// Material a game can reach (the default): at most 8 pawns and 16 pieces a side, and no
+    /// more promoted pieces than missing pawns (Art. 3.7.5.1).
+    Reachable,
+    /// Composed positions (studies, the dead-position ground truth): any mix of at most 16
+    /// pieces a side. Everything else is checked as for Reachable (one king each, no pawn on
+    /// the first or eighth rank, the side not to move not in check, castling and en passant),
+    /// and move_count_bound() of the position must fit a MoveList. Moves made from such a
+    /// position may lead to one with more moves than a MoveList holds (queens unblocked):
+    /// code that searches from it checks move_count_bound() before legal_moves().
+    Composed,
+};
+
 /// A legal chess position with its history of made moves (for unmake_move).
 /// Not copyable by accident: use copy(). Create with startpos(), chess960_start() or from_fen().
 class Position {
@@ -59,8 +73,9 @@ class Position {
     /// The Error message names what is wrong, e.g. "two white kings", "no black king",
     /// "side not to move is in check", "castling right without a rook on h1",
     /// "impossible en passant square", "pawn on the first rank", "bad FEN: ...".
-    /// Never throws or crashes on any input.
-    [[nodiscard]] static Expected<Position> from_fen(std::string_view fen, bool chess960 = false);
+    /// Never throws or crashes on any input. `material`: see FenMaterial.
+    [[nodiscard]] static Expected<Position> from_fen(std::string_view fen, bool chess960 = false,
+                                                     FenMaterial material = FenMaterial::Reachable);
 
     /// FEN with all six fields. In Chess960 the castling field is X-FEN: K/Q/k/q for the
     /// outermost rook on that side, the rook's file letter otherwise.
@@ -202,6 +217,12 @@ class Position {
     std::array<std::uint8_t, 64> castling_loss_{}; // rights lost when a move touches a square
     std::vector<State> states_;                   // states_.back() = current
 };
+
+/// An upper bound of pos.legal_moves().size(): the pseudo-legal destinations of the pieces of
+/// the side to move (a pawn counts 4, or 12 on its seventh rank; castling 2). Used to keep
+/// FenMaterial::Composed positions within a MoveList; with reachable material the true count
+/// never exceeds 218, whatever this bound says.
+[[nodiscard]] int move_count_bound(const Position& pos) noexcept;
 
 /// Perft: number of leaf nodes of the legal move tree to `depth` (depth <= 0 gives 1).
 /// Counts the moves at the last ply without making them (bulk counting), as Stockfish does.

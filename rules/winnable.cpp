@@ -1,6 +1,10 @@
-// can_checkmate(): the material rules, then the locked-pawn analysis and the helpmate search
-// with the budget of the mode (see rules/winnable.hpp).
+// can_checkmate(): the material rules, the static analyses and the searches, in the order and
+// with the budgets of the mode (see rules/winnable.hpp). The budgets are node and position
+// counts, so an answer does not depend on the speed of the machine; a wall-clock limit per
+// search only guards the 1 s bound should a node ever be far slower than measured.
 #include "rules/winnable.hpp"
+
+#include <algorithm>
 
 #include "rules/winnable_detail.hpp"
 
@@ -36,61 +40,127 @@ bool insufficient_mating_material(const Position& pos, Color side) {
 
 namespace {
 
-/// Positions the closure search may visit in full mode (about 10 µs each).
-constexpr std::size_t kClosurePositions = 20000;
+// Budgets, tuned on ../shared/data/deadpos/chasolver_positions.txt against the targets of
+// issue 8 (bench/winnable.cpp): quick >= 200,000 positions/s, full >= 3,000 positions/s.
+/// Quick mode's helpmate search, on positions that look like a game (see game_like()).
+constexpr std::uint64_t kQuickNodes = 160;
+constexpr int kGameLikePieces = 10;
+constexpr int kGameLikePawns = 10;
+/// Full mode, in order: a helpmate search, a closure, a longer search pruned by the static
+/// analyses that goes on from the depth the first one reached.
+constexpr std::uint64_t kFirstSearchNodes = 500;
+constexpr std::size_t kClosurePositions = 500;
+constexpr std::uint64_t kSecondSearchNodes = 3000;
+/// Moves made per closure position at most (a position has about 20 on average).
+constexpr std::uint64_t kClosureMovesPerPosition = 20;
+/// Wall-clock guard per search (never reached at the measured node speed).
+constexpr double kGuardSeconds = 0.2;
 
-
-/// Quick mode: no search (a helpmate search costs about a microsecond a node), only what can be
-/// proven from the material and the pawn structure.
-Winnability quick(const Position& pos, Color side) {
-    if (locked_pawns_unwinnable(pos, side)) return Winnability::Unwinnable;
-    // The reachability analysis costs some 10 µs; in quick mode only where it usually concludes:
-    // no queen, rook or knight, and pawns fixed in place by pawns of the other side.
-    const Bitboard qrn = pos.pieces(PieceType::Queen) | pos.pieces(PieceType::Rook) |
-                         pos.pieces(PieceType::Knight);
-    const Bitboard wp = pos.pieces(Color::White, PieceType::Pawn);
-    const Bitboard bp = pos.pieces(Color::Black, PieceType::Pawn);
-    const int rammed = popcount((wp << 8) & bp);
-    if (qrn == 0 && rammed >= 2 && reach_unwinnable(pos, side)) return Winnability::Unwinnable;
-    return Winnability::Undetermined;
+/// Material a game can reach (FenMaterial::Reachable); only then is every MoveList safe.
+bool reachable_material(const Position& pos) {
+    for (Color c : {Color::White, Color::Black}) {
+        const auto count = [&](PieceType t) { return popcount(pos.pieces(c, t)); };
+        const auto extra = [&](PieceType t, int initial) { return std::max(0, count(t) - initial); };
+        const int promoted = extra(PieceType::Queen, 1) + extra(PieceType::Rook, 2) +
+                             extra(PieceType::Bishop, 2) + extra(PieceType::Knight, 2);
+        if (count(PieceType::Pawn) + promoted > 8) return false;
+    }
+    return true;
 }
 
-Winnability full(Position& work, const Position& pos, Color side) {
-    SearchLimits shallow;  // CHA's phase 2: trivial wins and trivially dead positions
-    shallow.first_depth = 1;
-    shallow.last_depth = 1;
-    shallow.total_nodes = 1000;
-    Winnability w = helpmate_search(work, side, shallow);
-    if (w != Winnability::Undetermined) return w;
-    if (locked_pawns_unwinnable(pos, side) || reach_unwinnable(pos, side))
-        return Winnability::Unwinnable;
-    w = closure_search(pos, side, kClosurePositions, 0.2);
-    if (w != Winnability::Undetermined) return w;
-
-    SearchLimits deep;
-    deep.first_depth = 2;
-    deep.last_depth = 128;
-    deep.nodes_per_depth = 7000;
-    deep.total_nodes = 300000;
-    deep.locked_pawn_pruning = true;
-    deep.reach_pruning = true;
-    deep.max_seconds = 0.2;  // with the closure's 0.2 s: under 0.5 s per side
-    w = helpmate_search(work, side, deep);
-    return w;
+/// Where a short helpmate is the rule and the quick search pays: middlegame material (at least
+/// kGameLikePieces pieces besides kings and pawns and kGameLikePawns pawns, reachable), at most
+/// one pair of pawns rammed head-on. Endgames and composed positions (locked chains, few
+/// pieces) have long helpmates or none: the search of full mode is for them.
+bool game_like(const Position& pos) {
+    const Bitboard pieces = pos.occupied() & ~pos.pieces(PieceType::Pawn) &
+                            ~pos.pieces(PieceType::King);
+    if (popcount(pieces) < kGameLikePieces || popcount(pos.pieces(PieceType::Pawn)) < kGameLikePawns)
+        return false;
+    const Bitboard rammed = (pos.pieces(Color::White, PieceType::Pawn) << 8) &
+                            pos.pieces(Color::Black, PieceType::Pawn);
+    return (rammed & (rammed - 1)) == 0 && reachable_material(pos);
 }
 
-} // namespace
-
-Winnability can_checkmate(const Position& pos, Color side, WinnableMode mode) {
+/// The static part of both modes: a mate or stalemate on the board, material, locked pawns,
+/// the reachability analysis (in quick mode only where it usually concludes).
+Winnability decide_static(const Position& pos, Color side, WinnableMode mode) {
     // A mate on the board first: the bishop rule assumes no double check, which only a set-up
     // position can show.
     if (!pos.has_legal_move())
         return pos.in_check() && pos.side_to_move() != side ? Winnability::Winnable
                                                             : Winnability::Unwinnable;
     if (insufficient_mating_material(pos, side)) return Winnability::Unwinnable;
-    if (mode == WinnableMode::Quick) return quick(pos, side);
+    if (locked_pawns_unwinnable(pos, side)) return Winnability::Unwinnable;
+    const Bitboard pawns = pos.pieces(PieceType::Pawn);
+    if (pawns == 0) return Winnability::Undetermined;  // the region proof needs fixed pawns
+    bool reach = mode == WinnableMode::Full;
+    if (!reach) {
+        // About 2 µs; in quick mode only without queens, rooks and knights, with pawns fixed in
+        // place by pawns of the other side.
+        const Bitboard qrn = pos.pieces(PieceType::Queen) | pos.pieces(PieceType::Rook) |
+                             pos.pieces(PieceType::Knight);
+        const Bitboard rammed = (pos.pieces(Color::White, PieceType::Pawn) << 8) &
+                                pos.pieces(Color::Black, PieceType::Pawn);
+        reach = qrn == 0 && (rammed & (rammed - 1)) != 0;
+    }
+    if (reach && reach_unwinnable(pos, side)) return Winnability::Unwinnable;
+    return Winnability::Undetermined;
+}
+
+SearchLimits search_limits(std::uint64_t nodes, bool composed) {
+    SearchLimits l;
+    l.first_depth = 1;
+    l.last_depth = 128;
+    l.total_nodes = nodes;
+    l.max_seconds = kGuardSeconds;
+    l.check_move_bound = composed;
+    return l;
+}
+
+/// The searches of the mode, after decide_static() left the question open, on a position
+/// they may change (every search restores it).
+Winnability decide_by_search(Position& pos, Color side, WinnableMode mode) {
+    Winnability w = Winnability::Undetermined;
+    const bool composed = !reachable_material(pos);
+    if (mode == WinnableMode::Quick) {
+        if (!game_like(pos)) return Winnability::Undetermined;
+        return helpmate_search(pos, side, search_limits(kQuickNodes, composed));
+    }
+    SearchStats first;
+    SearchLimits limits = search_limits(kFirstSearchNodes, composed);
+    limits.stats = &first;
+    w = helpmate_search(pos, side, limits);
+    if (w != Winnability::Undetermined) return w;
+    w = closure_search(pos, side, kClosurePositions, kClosurePositions * kClosureMovesPerPosition,
+                       composed);
+    if (w != Winnability::Undetermined) return w;
+    limits = search_limits(kSecondSearchNodes, composed);
+    limits.first_depth = std::max(2, first.last_depth);
+    limits.locked_pawn_pruning = true;
+    limits.reach_pruning = true;
+    return helpmate_search(pos, side, limits);
+}
+
+Winnability decide(Position& pos, Color side, WinnableMode mode) {
+    const Winnability w = decide_static(pos, side, mode);
+    return w != Winnability::Undetermined ? w : decide_by_search(pos, side, mode);
+}
+
+std::string label_of(Position& pos, WinnableMode mode) {
+    std::string label(2, '?');
+    label[0] = winnability_letter(decide(pos, Color::White, mode), Color::White);
+    label[1] = winnability_letter(decide(pos, Color::Black, mode), Color::Black);
+    return label;
+}
+
+} // namespace
+
+Winnability can_checkmate(const Position& pos, Color side, WinnableMode mode) {
+    const Winnability w = decide_static(pos, side, mode);
+    if (w != Winnability::Undetermined) return w;
     Position work = pos.copy();
-    return full(work, pos, side);
+    return decide_by_search(work, side, mode);
 }
 
 bool is_dead_position(const Position& pos, WinnableMode mode) {
@@ -99,10 +169,15 @@ bool is_dead_position(const Position& pos, WinnableMode mode) {
 }
 
 std::string winnability_label(const Position& pos, WinnableMode mode) {
-    std::string label(2, '?');
-    label[0] = winnability_letter(can_checkmate(pos, Color::White, mode), Color::White);
-    label[1] = winnability_letter(can_checkmate(pos, Color::Black, mode), Color::Black);
-    return label;
+    Position work = pos.copy();
+    return label_of(work, mode);
+}
+
+Expected<std::string> winnability_label_of_fen(std::string_view fen, bool chess960,
+                                               WinnableMode mode) {
+    auto parsed = Position::from_fen(fen, chess960, FenMaterial::Composed);
+    if (!parsed) return parsed.error();
+    return label_of(parsed.value(), mode);
 }
 
 } // namespace eboard

@@ -10,19 +10,38 @@
 // Methods (after Miguel Ambrona's CHA, "Chess Unwinnability Analyzer"; reimplemented here):
 // - material: a lone king; K+N against a king with nothing but queens; bishops all on squares
 //   of one colour with no knight and no pawn on the board;
-// - a helpmate search (iterative deepening, moves that head for a mating corner cost less
-//   depth, a transposition table); a search that ends without hitting its limit has seen every
-//   reachable position, which proves Unwinnable;
 // - a static analysis of locked pawn chains: when no pawn can ever move or be captured, each
 //   piece is confined to a region, and a mate needs a check on the defending king's region with
-//   every flight square coverable;
+//   every flight square coverable (rules/winnable_locked.cpp);
 // - a reachability fixpoint (regions of all pieces and the pieces that never move), with the
-//   same mate test, for structures that are not fully locked;
-// - a closure search: every reachable position once, when there are few of them.
+//   same mate test, for structures that are not fully locked (rules/winnable_reach.cpp);
+// - a helpmate search (iterative deepening; moves that head for a mating corner cost no depth;
+//   a transposition table); a search that ends without hitting its limit has seen every
+//   reachable position, which proves Unwinnable (rules/winnable_search.cpp);
+// - a closure search: every reachable position once, depth first, when there are few of them
+//   (rules/winnable_closure.cpp).
+//
+// Modes and limits. Budgets count moves made and positions, so an answer does not depend on the
+// speed of the machine (a wall-clock guard of 0.2 s per search, never reached at the measured
+// speed of at most 3 ms a position, keeps any position under 1 s). docs/winnability.md has
+// the figures and what eboard-winnable accepts (composed positions).
+// - Quick: the mate or stalemate on the board, material, locked pawns, the reachability
+//   analysis where it is cheap (no queen, rook or knight, two rammed pawn pairs), and, on
+//   middlegame positions (at least 10 pieces besides kings and pawns, at least 10 pawns, at
+//   most one rammed pawn pair, material a game can reach), a helpmate search of 160 moves:
+//   the initial position is "WB". About 2 µs a position, up to 0.2 ms with the search.
+// - Full: the above with the reachability analysis always, then a helpmate search of 500
+//   moves, a closure of 500 positions, and a helpmate search of 3,000 more moves, pruned by
+//   the static analyses, from the depth the first one reached: a few ms at most per side.
+// Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
+// counts, pawn structures that open only after sacrifices) stay '?' in both modes.
+
 #pragma once
 
 #include <string>
+#include <string_view>
 
+#include "rules/expected.hpp"
 #include "rules/position.hpp"
 
 namespace eboard {
@@ -34,11 +53,10 @@ enum class Winnability : std::uint8_t {
     Undetermined,  ///< neither proven within the mode's limit
 };
 
-/// How much work can_checkmate() may spend.
+/// How much work can_checkmate() may spend (see the top of this file).
 enum class WinnableMode : std::uint8_t {
-    Quick,  ///< a mate or stalemate on the board, material, locked pawns; no search (~5 µs)
-    Full,   ///< + helpmate searches, the reachability analysis and a closure search of up to
-            ///< 20,000 positions; bounded to about 0.5 s per side
+    Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.2 ms)
+    Full,   ///< + helpmate searches and a closure search (a few ms a side at most, never 1 s)
 };
 
 /// Can `side` checkmate the opponent by some sequence of legal moves from `pos` (the opponent
@@ -74,5 +92,13 @@ enum class WinnableMode : std::uint8_t {
 /// "WB", "W-", "-B", "--" (a dead position, Art. 5.2.2), "?" where undecided.
 [[nodiscard]] std::string winnability_label(const Position& pos,
                                             WinnableMode mode = WinnableMode::Quick);
+
+/// One line of `eboard-winnable --batch` (interfaces.md): the label of the FEN, read with
+/// FenMaterial::Composed so that composed positions with more than 8 pawns or more promoted
+/// pieces than missing pawns are answered too (legal-looking, if unreachable: a dead position
+/// is still a question about them); an Error naming what is wrong if the text is not a FEN
+/// of a legal-looking position (no king, the side not to move in check, ...).
+[[nodiscard]] Expected<std::string> winnability_label_of_fen(std::string_view fen, bool chess960,
+                                                             WinnableMode mode);
 
 } // namespace eboard

@@ -19,7 +19,14 @@ inline constexpr Bitboard kLight = 0x55AA55AA55AA55AAULL;
 inline constexpr Bitboard kDark = ~kLight;
 
 [[nodiscard]] constexpr Bitboard bit(int sq) noexcept { return Bitboard{1} << sq; }
-[[nodiscard]] constexpr int popcount(Bitboard b) noexcept { return std::popcount(b); }
+/// Set squares, counted in registers (std::popcount calls into libgcc unless the build targets
+/// POPCNT, which it does not, and this is called in every node of the searches).
+[[nodiscard]] constexpr int popcount(Bitboard b) noexcept {
+    b -= (b >> 1) & 0x5555555555555555ULL;
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
+}
 constexpr int pop_lsb(Bitboard& b) noexcept {
     const int s = std::countr_zero(b);
     b &= b - 1;
@@ -58,6 +65,8 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
 }
 /// Knight-jump distance on an empty board (breadth-first table).
 [[nodiscard]] int knight_distance(int a, int b) noexcept;
+/// The row of the knight-distance table for square a: knight_distance(a, b) for every b.
+[[nodiscard]] const std::array<std::uint8_t, 64>& knight_distances(int a) noexcept;
 
 /// The locked-pawn analysis: true only if, with every pawn rammed and no pawn ever able to
 /// move or be captured, `attacker` provably can never checkmate. False means "no proof".
@@ -69,11 +78,18 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
 /// regions of all pieces at their fixpoint leave no square where `attacker` could checkmate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 
-/// The closure search (rules/winnable_closure.cpp): every reachable position once, breadth
-/// first, up to max_positions and max_seconds (wall clock). Winnable on a mate found,
-/// Unwinnable when the walk ends first.
-[[nodiscard]] Winnability closure_search(const Position& root, Color attacker,
-                                         std::size_t max_positions, double max_seconds);
+/// The closure search (rules/winnable_closure.cpp): every reachable position once, depth
+/// first, up to max_positions distinct positions and max_moves moves made. Winnable on a mate
+/// found, Unwinnable when the walk ends first, else Undetermined. pos is restored.
+/// check_move_bound: see SearchLimits.
+[[nodiscard]] Winnability closure_search(Position& pos, Color attacker, std::size_t max_positions,
+                                         std::uint64_t max_moves, bool check_move_bound = false);
+
+/// What one helpmate search spent (for the next search and for tuning).
+struct SearchStats {
+    std::uint64_t nodes = 0;  ///< moves made
+    int last_depth = 0;       ///< the depth of the last iteration started
+};
 
 /// Limits of one helpmate search.
 struct SearchLimits {
@@ -81,9 +97,14 @@ struct SearchLimits {
     int last_depth = 3;
     std::uint64_t nodes_per_depth = 0;  ///< per iteration, times the depth; 0 = unlimited
     std::uint64_t total_nodes = 1000;   ///< over all iterations
+    int max_ply = 128;                  ///< no line longer than this many plies
     bool locked_pawn_pruning = false;   ///< run locked_pawns_unwinnable at interior nodes
     bool reach_pruning = false;         ///< run reach_unwinnable after captures and pawn moves
     double max_seconds = 0;             ///< 0 = no wall-clock limit
+    /// For FenMaterial::Composed positions: a position whose move_count_bound() exceeds a
+    /// MoveList is not expanded (the search is then incomplete, never wrong).
+    bool check_move_bound = false;
+    SearchStats* stats = nullptr;       ///< if set, receives what the search spent
 };
 
 /// Helpmate search for `attacker` from pos (modified during the search, restored after).

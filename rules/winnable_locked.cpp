@@ -94,6 +94,10 @@ Bitboard piece_attacks(PieceType t, int sq, Bitboard occupied) noexcept {
     }
 }
 
+const std::array<std::uint8_t, 64>& knight_distances(int a) noexcept {
+    return kKnightDistance[static_cast<std::size_t>(a)];
+}
+
 int knight_distance(int a, int b) noexcept {
     return kKnightDistance[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
 }

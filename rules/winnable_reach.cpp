@@ -28,12 +28,20 @@ namespace {
 
 constexpr Bitboard kRank1 = 0xFFULL, kRank8 = kRank1 << 56;
 
+/// More than 32 squares set (the analysis keeps at most 32 pieces).
+bool more_than_32(Bitboard b) {
+    int n = 0;
+    for (; b && n <= 32; b &= b - 1) ++n;
+    return n > 32;
+}
+
 struct Unit {
     int square = 0;
     Color color = Color::White;
     PieceType type = PieceType::None;
     Bitboard region = 0;
     Bitboard captures = 0;  ///< squares where it may capture (pawns: diagonals; others: region)
+    Bitboard looked_from = 0;  ///< sliders: region squares whose attacks are in the region
 };
 
 } // namespace
@@ -43,14 +51,14 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
 
+    if (more_than_32(pos.occupied())) return false;
     std::array<Unit, 32> units{};
     std::size_t n = 0;
     for (Bitboard occ = pos.occupied(); occ && n < units.size();) {
         const int sq = pop_lsb(occ);
         const Piece p = pos.piece_on(Square(sq));
-        units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0};
+        units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0, 0};
     }
-    if (popcount(pos.occupied()) > 32) return false;
 
     Bitboard permanent = pos.occupied();
     for (;;) {
@@ -75,7 +83,16 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
         for (std::size_t i = 0; i < n; ++i)
             all_captures[units[i].color == Color::White ? 0 : 1] |= units[i].captures;
         // Opposing pawns that both stay on their file, the far one never captured, never pass
-        // each other: the near one stops short of the far one's square.
+        // each other: the near one stops short of the far one's square. steady[c]: squares of
+        // the pawns of colour c that stay on their file and are never captured.
+        std::array<Bitboard, 2> steady{};
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unit& v = units[i];
+            if (v.type != PieceType::Pawn) continue;
+            const std::size_t cv = v.color == Color::White ? 0 : 1;
+            if ((v.region & ~(kFileA << (v.square & 7))) == 0 && (v.region & all_captures[1 - cv]) == 0)
+                steady[cv] |= bit(v.square);
+        }
         std::array<Bitboard, 32> pawn_cap{};
         for (std::size_t i = 0; i < n; ++i) {
             const Unit& u = units[i];
@@ -83,55 +100,65 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
             if (u.type != PieceType::Pawn) continue;
             const Bitboard file = kFileA << (u.square & 7);
             if (u.region & ~file) continue;
-            for (std::size_t j = 0; j < n; ++j) {
-                const Unit& v = units[j];
-                if (v.type != PieceType::Pawn || v.color == u.color) continue;
-                if ((v.square & 7) != (u.square & 7) || (v.region & ~file)) continue;
-                const bool ahead = u.color == Color::White ? v.square > u.square
-                                                           : v.square < u.square;
-                if (!ahead) continue;
-                if (v.region & all_captures[u.color == Color::White ? 0 : 1]) continue;
-                // Squares strictly between u's side and v's square on the file.
-                const Bitboard below_v = bit(v.square) - 1;
-                pawn_cap[i] &= u.color == Color::White ? below_v : ~(below_v | bit(v.square));
+            if (u.color == Color::White) {
+                const Bitboard ahead = steady[1] & file & ~((bit(u.square) << 1) - 1);
+                if (ahead) pawn_cap[i] = bit(std::countr_zero(ahead)) - 1;  // below the nearest
+            } else {
+                const Bitboard ahead = steady[0] & file & (bit(u.square) - 1);
+                if (ahead) pawn_cap[i] = ~((bit(63 - std::countl_zero(ahead)) << 1) - 1);
             }
         }
 
+        // Each region is grown to its own fixpoint given what is known now (P and the other
+        // regions as they stand); the outer loop repeats until nothing changes at all.
         bool changed = false;
         for (std::size_t i = 0; i < n; ++i) {
             Unit& u = units[i];
             const std::size_t ci = u.color == Color::White ? 0 : 1;
             const std::size_t them = 1 - ci;
-            const Bitboard no_landing = own_fixed[ci] | fixed_king[them];
-            Bitboard targets = 0;
-            for (Bitboard r = u.region; r;) {
-                const int x = pop_lsb(r);
-                switch (u.type) {
-                case PieceType::Pawn: {
-                    const Bitboard ahead =
-                        u.color == Color::White ? bit(x) << 8 : bit(x) >> 8;
-                    targets |= ahead & ~permanent & pawn_cap[i];
-                    const Bitboard takes = pawn_attacks(u.color, bit(x)) & region_of[them];
-                    targets |= takes;
-                    if (takes & ~u.captures) {
-                        u.captures |= takes;
-                        changed = true;
-                    }
-                    break;
+            const Bitboard allowed = ~(own_fixed[ci] | fixed_king[them]);
+            const Bitboard before = u.region;
+            switch (u.type) {
+            case PieceType::Pawn: {
+                const Bitboard push_to = ~permanent & pawn_cap[i] & allowed;
+                for (;;) {
+                    const Bitboard ahead = u.color == Color::White ? u.region << 8 : u.region >> 8;
+                    const Bitboard takes = pawn_attacks(u.color, u.region) & region_of[them] & allowed;
+                    u.captures |= takes;
+                    const Bitboard grown = u.region | (ahead & push_to) | takes;
+                    if (grown == u.region) break;
+                    u.region = grown;
                 }
-                case PieceType::King:
-                    targets |= king_spread(bit(x)) & ~fixed_attacks[them];
-                    break;
-                default: targets |= piece_attacks(u.type, x, permanent); break;
-                }
+                if (u.region & (kRank1 | kRank8)) return false;  // it may promote
+                break;
             }
-            targets &= ~no_landing & ~u.region;
-            if (targets) {
-                u.region |= targets;
-                changed = true;
+            case PieceType::King: {
+                const Bitboard open = ~fixed_attacks[them] & allowed;
+                for (Bitboard grown = u.region;; u.region = grown) {
+                    grown = u.region | (king_spread(u.region) & open);
+                    if (grown == u.region) break;
+                }
+                break;
+            }
+            case PieceType::Knight:
+                for (Bitboard grown = u.region;; u.region = grown) {
+                    grown = u.region | (knight_spread(u.region) & allowed);
+                    if (grown == u.region) break;
+                }
+                break;
+            default:  // sliders: squares not yet looked from, until none is new
+                for (;;) {
+                    Bitboard fresh = u.region & ~u.looked_from;
+                    if (fresh == 0) break;
+                    u.looked_from |= fresh;
+                    Bitboard targets = 0;
+                    while (fresh) targets |= piece_attacks(u.type, pop_lsb(fresh), permanent);
+                    u.region |= targets & allowed;
+                }
+                break;
             }
             if (u.type != PieceType::Pawn) u.captures = u.region;
-            if (u.type == PieceType::Pawn && (u.region & (kRank1 | kRank8))) return false;
+            if (u.region != before) changed = true;
         }
 
         // P: never moved, never reachable by the other side (kings are never captured).
@@ -150,6 +177,8 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
         if (next_permanent != permanent) {
             permanent = next_permanent;
             changed = true;
+            // Fewer blockers: the sliders' attacks must be looked at again.
+            for (std::size_t i = 0; i < n; ++i) units[i].looked_from = 0;
         }
         if (!changed) break;
     }

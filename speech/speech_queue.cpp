@@ -1,11 +1,14 @@
 #include "speech/speech_queue.hpp"
 
+#include <csignal>
+#include <pthread.h>
 #include <utility>
 
 namespace eboard::speech {
 
 SpeechQueue::SpeechQueue(std::unique_ptr<Synthesizer> synthesizer)
-    : synthesizer_(std::move(synthesizer)), worker_([this] { run(); }) {}
+    : synthesizer_(std::move(synthesizer)), name_(synthesizer_->name()),
+      worker_([this] { run(); }) {}
 
 SpeechQueue::~SpeechQueue() {
     {
@@ -40,10 +43,22 @@ std::uint64_t SpeechQueue::failures() const {
 }
 
 void SpeechQueue::run() {
+    // A synthesizer's server may go away (speech-dispatcher restarted): libspeechd then writes
+    // to a closed socket, whose SIGPIPE would end the whole daemon. Blocked in this thread,
+    // the write fails with EPIPE instead and the synthesizer reconnects.
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return; // stopping, all said
+        if (queue_.empty()) {
+            // Stopping, all said. Closed here too, where SIGPIPE is blocked.
+            lock.unlock();
+            synthesizer_.reset();
+            return;
+        }
         Utterance u = std::move(queue_.front());
         queue_.pop_front();
         busy_ = true;

@@ -60,8 +60,8 @@ class SpeechQueue {
     void flush();
     /// Sets the observer (before the first say()).
     void set_observer(Observer observer);
-    /// The synthesizer's name.
-    [[nodiscard]] std::string_view name() const { return synthesizer_->name(); }
+    /// The synthesizer's name (fixed when the queue was made).
+    [[nodiscard]] std::string_view name() const { return name_; }
     /// The synthesizer (for figures such as espeak_last_first_audio(); read it after flush()).
     [[nodiscard]] const Synthesizer& synthesizer() const { return *synthesizer_; }
     /// Utterances the synthesizer refused so far.
@@ -70,7 +70,8 @@ class SpeechQueue {
   private:
     void run();
 
-    std::unique_ptr<Synthesizer> synthesizer_;
+    std::unique_ptr<Synthesizer> synthesizer_; ///< used and closed by the worker thread
+    std::string name_;
     Observer observer_;
     mutable std::mutex mutex_;
     std::condition_variable wake_, idle_;

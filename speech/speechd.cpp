@@ -33,44 +33,8 @@ Expected<SPDConnectionAddress> parse_address(const std::string& text, std::strin
                  "' (unix_socket:PATH or inet_socket:HOST:PORT)"};
 }
 
-class SpeechdSynthesizer final : public Synthesizer {
-  public:
-    explicit SpeechdSynthesizer(SPDConnection* c) : c_(c) {}
-    ~SpeechdSynthesizer() override { spd_close(c_); }
-    SpeechdSynthesizer(const SpeechdSynthesizer&) = delete;
-    SpeechdSynthesizer& operator=(const SpeechdSynthesizer&) = delete;
-
-    std::string_view name() const override { return "speech-dispatcher"; }
-
-    bool speak(const Utterance& u) override {
-        if (u.language != language_) {
-            if (spd_set_language(c_, u.language.c_str()) != 0) {
-                error_ = "speech-dispatcher refused language '" + u.language + "'";
-                return false;
-            }
-            language_ = u.language;
-        }
-        // MESSAGE: queued, never dropped for later text (every move must be heard);
-        // IMPORTANT (alerts): said before waiting messages.
-        if (spd_say(c_, u.important ? SPD_IMPORTANT : SPD_MESSAGE, u.text.c_str()) < 0) {
-            error_ = "speech-dispatcher did not accept the message (connection lost?)";
-            language_.clear();
-            return false;
-        }
-        return true;
-    }
-
-    std::string error() const override { return error_; }
-
-  private:
-    SPDConnection* c_;
-    std::string language_;
-    std::string error_;
-};
-
-} // namespace
-
-Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address) {
+/// A connection to the speech-dispatcher at `address` ("" = libspeechd's default).
+Expected<SPDConnection*> connect(const std::string& address) {
     std::string host;
     SPDConnectionAddress parsed{};
     const SPDConnectionAddress* a = nullptr;
@@ -97,7 +61,70 @@ Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address) 
         while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
         return Error{"speech-dispatcher: " + why};
     }
-    return std::unique_ptr<Synthesizer>(std::make_unique<SpeechdSynthesizer>(c));
+    return c;
+}
+
+class SpeechdSynthesizer final : public Synthesizer {
+  public:
+    SpeechdSynthesizer(SPDConnection* c, std::string address)
+        : c_(c), address_(std::move(address)) {}
+    ~SpeechdSynthesizer() override {
+        if (c_ != nullptr) spd_close(c_);
+    }
+    SpeechdSynthesizer(const SpeechdSynthesizer&) = delete;
+    SpeechdSynthesizer& operator=(const SpeechdSynthesizer&) = delete;
+
+    std::string_view name() const override { return "speech-dispatcher"; }
+
+    /// Says `u`; when the connection broke (speech-dispatcher restarted), connects again once
+    /// and repeats the request.
+    bool speak(const Utterance& u) override {
+        if (c_ != nullptr && request(u)) return true;
+        if (c_ != nullptr) spd_close(c_);
+        c_ = nullptr;
+        language_.clear();
+        auto c = connect(address_);
+        if (!c) {
+            error_ = c.error().message;
+            return false;
+        }
+        c_ = *c;
+        return request(u);
+    }
+
+    std::string error() const override { return error_; }
+
+  private:
+    bool request(const Utterance& u) {
+        if (u.language != language_) {
+            if (spd_set_language(c_, u.language.c_str()) != 0) {
+                error_ = "speech-dispatcher refused language '" + u.language + "'";
+                return false;
+            }
+            language_ = u.language;
+        }
+        // MESSAGE: queued, never dropped for later text (every move must be heard);
+        // IMPORTANT (alerts): said before waiting messages.
+        if (spd_say(c_, u.important ? SPD_IMPORTANT : SPD_MESSAGE, u.text.c_str()) < 0) {
+            error_ = "speech-dispatcher did not accept the message (connection lost?)";
+            language_.clear();
+            return false;
+        }
+        return true;
+    }
+
+    SPDConnection* c_;
+    std::string address_;
+    std::string language_;
+    std::string error_;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address) {
+    auto c = connect(address);
+    if (!c) return c.error();
+    return std::unique_ptr<Synthesizer>(std::make_unique<SpeechdSynthesizer>(*c, address));
 }
 
 } // namespace eboard::speech

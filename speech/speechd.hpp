@@ -15,7 +15,8 @@ namespace eboard::speech {
 /// back to espeak-ng instead, open.hpp). `address` as SPEECHD_ADDRESS writes it:
 /// "unix_socket:/run/user/1000/speech-dispatcher/speechd.sock", "inet_socket:HOST:PORT"; ""
 /// = libspeechd's default (SPEECHD_ADDRESS, else the user's socket). The error says why the
-/// connection failed (libspeechd's message).
+/// connection failed (libspeechd's message). When a request fails later (speech-dispatcher
+/// restarted), the synthesizer connects again once and repeats it.
 [[nodiscard]] Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address);
 
 } // namespace eboard::speech

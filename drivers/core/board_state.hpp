@@ -12,6 +12,7 @@
 #include "rules/types.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -64,5 +65,12 @@ class BoardState {
     static std::size_t idx(Square s) noexcept { return static_cast<std::size_t>(s.index() & 63); }
     std::array<SquareReading, 64> squares_{};
 };
+
+/// Orientation from a start position, for boards that cannot tell how they stand: `b` as read
+/// with the driver's current orientation. False when ranks 1-2 hold only white pieces and ranks
+/// 7-8 only black ones (at least 8 each: any Chess960 start position, pieces still missing
+/// allowed), true when it is the other way round (the board is turned), nullopt otherwise
+/// (e.g. a middle game: keep the orientation you have).
+[[nodiscard]] std::optional<bool> start_position_rotated(const BoardState& b) noexcept;
 
 } // namespace eboard::drivers

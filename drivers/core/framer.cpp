@@ -8,6 +8,24 @@ namespace eboard::drivers {
 void Framer::push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet) {
     for (const std::uint8_t b : bytes) take(b, on_packet);
     flush_garbage();
+    reported_ = stats_;
+}
+
+void Framer::push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet,
+                  const ResyncHandler& on_resync) {
+    on_resync_ = &on_resync;
+    for (const std::uint8_t b : bytes) take(b, on_packet);
+    flush_garbage();
+    resync_if_due();
+    on_resync_ = nullptr;
+}
+
+void Framer::resync_if_due() {
+    const bool due = stats_.garbage_bytes != reported_.garbage_bytes || stats_.bad_headers != reported_.bad_headers ||
+                     stats_.truncated != reported_.truncated || stats_.bad_checks != reported_.bad_checks ||
+                     stats_.oversized != reported_.oversized;
+    reported_ = stats_;
+    if (due && on_resync_ && *on_resync_) (*on_resync_)();
 }
 
 void Framer::flush_garbage() {
@@ -68,11 +86,19 @@ void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
 }
 
 void Framer::deliver(const PacketHandler& on_packet) {
+    if (!rule_.packet_valid(buf_)) {
+        ++stats_.bad_checks;
+        trace_.note("bad check, packet dropped: " + hex_bytes(buf_));
+        delimited_ = {};
+        rescan_after_first_byte(on_packet);
+        return;
+    }
     ++stats_.packets;
     const std::vector<std::uint8_t> packet = std::move(buf_);
     buf_.clear();
     expected_ = 0;
     delimited_ = {};
+    resync_if_due();  // what went wrong before this packet is reported before it
     on_packet(packet);
 }
 
@@ -88,6 +114,10 @@ void Framer::drop_oversized() {
 void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
     ++stats_.bad_headers;
     trace_.note("bad header dropped: " + hex_bytes(buf_));
+    rescan_after_first_byte(on_packet);
+}
+
+void Framer::rescan_after_first_byte(const PacketHandler& on_packet) {
     // Rescan the bytes after the rejected first byte: one of them may start a packet.
     const std::vector<std::uint8_t> rest(buf_.begin() + 1, buf_.end());
     ++stats_.garbage_bytes;
@@ -97,15 +127,19 @@ void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
     for (const std::uint8_t b : rest) take(b, on_packet);
 }
 
-void Framer::end_of_message() {
+void Framer::end_of_message(const ResyncHandler& on_resync) {
     flush_garbage();
-    if (buf_.empty()) return;
-    ++stats_.truncated;
-    trace_.note("packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
-                " byte(s)): " + hex_bytes(buf_));
-    buf_.clear();
-    expected_ = 0;
-    delimited_ = {};
+    if (!buf_.empty()) {
+        ++stats_.truncated;
+        trace_.note("packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
+                    " byte(s)): " + hex_bytes(buf_));
+        buf_.clear();
+        expected_ = 0;
+        delimited_ = {};
+    }
+    on_resync_ = &on_resync;
+    resync_if_due();
+    on_resync_ = nullptr;
 }
 
 void Framer::reset() {

@@ -47,6 +47,13 @@ class FrameRule {
     [[nodiscard]] virtual std::size_t header_size() const = 0;
     /// Total length from a complete header, or invalid (bad header: resync after its first byte).
     [[nodiscard]] virtual FrameLength packet_length(std::span<const std::uint8_t> header) const = 0;
+    /// Checks a complete packet (e.g. its block check). False: the framer drops the packet's
+    /// first byte and looks for a packet start in the rest, so one corrupted message costs
+    /// no more than itself (millennium.md 3: "on failure drop one byte and retry").
+    [[nodiscard]] virtual bool packet_valid(std::span<const std::uint8_t> packet) const {
+        (void)packet;
+        return true;
+    }
     /// True if `b`, seen between packets, is filler the device pads its reports with (e.g. the
     /// zeros after a Chessnut report in a 64-byte HID report): skipped without counting it as
     /// garbage or starting a resync. Default: no padding.
@@ -62,6 +69,7 @@ struct FramerStats {
     std::size_t garbage_bytes = 0;   ///< bytes skipped while looking for a packet start
     std::size_t bad_headers = 0;     ///< headers the rule rejected
     std::size_t truncated = 0;       ///< packets cut short by the start of another
+    std::size_t bad_checks = 0;      ///< complete packets FrameRule::packet_valid rejected
     std::size_t dropped_partial = 0; ///< partial packets dropped by reset() (disconnect)
     std::size_t oversized = 0;       ///< delimited packets longer than their maximum
     std::size_t padding_bytes = 0;   ///< filler between packets (FrameRule::is_padding)
@@ -71,17 +79,23 @@ struct FramerStats {
 class Framer {
   public:
     using PacketHandler = std::function<void(std::span<const std::uint8_t> packet)>;
+    using ResyncHandler = std::function<void()>;
 
     Framer(const FrameRule& rule, const TraceChannel& trace) : rule_(rule), trace_(trace) {}
 
     /// Feeds received bytes; calls `on_packet` for every complete packet, in order.
     void push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet);
+    /// The same, and `on_resync` once after garbage, a bad header, a truncated packet or a bad
+    /// check, at that point of the stream (before the next packet is handed out): what a
+    /// driver does about it then does not depend on how the bytes were cut into chunks.
+    void push(std::span<const std::uint8_t> bytes, const PacketHandler& on_packet,
+              const ResyncHandler& on_resync);
     /// Drops a partial packet (e.g. the link went down mid-message) and logs it.
     void reset();
     /// The device message the last push() came from ended (message-oriented transports such as
     /// USB HID: one read = one report). A packet still incomplete was cut short by the end of
     /// its report: dropped, logged and counted as truncated, never completed from the next one.
-    void end_of_message();
+    void end_of_message(const ResyncHandler& on_resync = {});
     /// True while part of a packet is buffered.
     [[nodiscard]] bool in_packet() const noexcept { return !buf_.empty(); }
     [[nodiscard]] const FramerStats& stats() const noexcept { return stats_; }
@@ -89,6 +103,7 @@ class Framer {
   private:
     void take(std::uint8_t b, const PacketHandler& on_packet);
     void restart_after_bad_header(const PacketHandler& on_packet);
+    void rescan_after_first_byte(const PacketHandler& on_packet);
     void flush_garbage();
     void drop_oversized();
     void deliver(const PacketHandler& on_packet);
@@ -100,6 +115,9 @@ class Framer {
     FrameLength delimited_;     // kind Delimited while collecting a delimited packet
     std::size_t garbage_run_ = 0;
     FramerStats stats_;
+    FramerStats reported_;                       // stats when on_resync was last due
+    const ResyncHandler* on_resync_ = nullptr;   // during push() only
+    void resync_if_due();
 };
 
 } // namespace eboard::drivers

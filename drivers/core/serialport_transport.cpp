@@ -1,10 +1,12 @@
 // libserialport transport for real USB serial devices (/dev/ttyACM*, /dev/ttyUSB*).
-// Not testable on a bare pty (testing-without-hardware.md 2.2); a umockdev test that fakes a
-// CDC-ACM /dev/ttyACM0 with a TIOCM* ioctl handler is still to be written (2.3).
+// Not testable on a bare pty (testing-without-hardware.md 2.2): tests/serialport runs it against
+// the emulators behind a fake USB serial port in a umockdev testbed (2.3, emu/umockdev/fake_tty).
 #include "drivers/core/transport.hpp"
 #include "drivers/core/usb.hpp"
 
+#include <cerrno>
 #include <libserialport.h>
+#include <poll.h>
 
 namespace eboard::drivers {
 
@@ -39,16 +41,30 @@ class SerialPortTransport final : public Transport {
 
     std::size_t read(std::span<std::uint8_t> buf, int timeout_ms) override {
         if (!open_ || buf.empty()) return 0;
-        // sp_blocking_read_next returns as soon as at least one byte is there. A timeout of 0
-        // means "wait forever" in libserialport, so "do not wait" uses the non-blocking read.
-        const sp_return n =
-            timeout_ms > 0
-                ? sp_blocking_read_next(port_, buf.data(), buf.size(), static_cast<unsigned>(timeout_ms))
-                : sp_nonblocking_read(port_, buf.data(), buf.size());
+        // We wait on the fd ourselves: when the device goes (USB unplug) the tty is hung up and
+        // read() returns 0, which sp_blocking_read_next() takes for "nothing yet" and spins on
+        // until its timeout, so a silent board would look connected until a write failed.
+        int fd = -1;
+        if (sp_get_port_handle(port_, &fd) != SP_OK || fd < 0) {
+            fail(sp_error_text("read"));
+            return 0;
+        }
+        pollfd p{fd, POLLIN, 0};
+        int r = 0;
+        do {
+            r = ::poll(&p, 1, timeout_ms);
+        } while (r < 0 && errno == EINTR);
+        if (r <= 0) return 0;
+        if (!(p.revents & POLLIN) && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+            fail("device hung up");
+            return 0;
+        }
+        const sp_return n = sp_nonblocking_read(port_, buf.data(), buf.size());
         if (n < 0) {
             fail(sp_error_text("read"));
             return 0;
         }
+        if (n == 0) fail("device hung up (end of file)");  // readable, yet nothing to read
         return static_cast<std::size_t>(n);
     }
 

@@ -35,15 +35,11 @@ bool DeviceSession::poll(int max_wait_ms) {
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
-        const FramerStats before = framer_.stats();
-        framer_.push(got, [this](std::span<const std::uint8_t> packet) {
-            driver_->on_packet(packet, clock_());
-        });
-        if (transport_->message_oriented()) framer_.end_of_message();
-        const FramerStats& after = framer_.stats();
-        if (after.garbage_bytes != before.garbage_bytes || after.truncated != before.truncated ||
-            after.bad_headers != before.bad_headers || after.oversized != before.oversized)
-            driver_->on_resync(clock_());
+        const Framer::ResyncHandler resync = [this] { driver_->on_resync(clock_()); };
+        framer_.push(
+            got, [this](std::span<const std::uint8_t> packet) { driver_->on_packet(packet, clock_()); },
+            resync);
+        if (transport_->message_oriented()) framer_.end_of_message(resync);
     }
     if (transport_->disconnected()) {
         handle_disconnect();

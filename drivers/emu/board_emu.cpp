@@ -95,6 +95,15 @@ void DgtBoardEmu::scan(Millis now) {
             report_field(f, codes[static_cast<std::size_t>(f)]);
 }
 
+void DgtBoardEmu::power_on(Millis now) {
+    mode_ = opt_.start_in_bus_mode ? BoardMode::Bus : BoardMode::Idle;
+    in_.clear();
+    acks_.clear();
+    out_.clear();
+    reported_ = codes_from_board(board_, opt_.rotated);
+    next_scan_ = now;
+}
+
 void DgtBoardEmu::lift(Square s, Millis now) { place(s, Piece::None, now); }
 
 void DgtBoardEmu::place(Square s, Piece p, Millis now) {

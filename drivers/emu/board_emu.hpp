@@ -67,6 +67,9 @@ class DgtBoardEmu final : public WireModel {
     void press_button(int button, Millis now);
     void set_clock_connected(bool connected, Millis now);
     void set_drop_acks(int n) { opt_.drop_acks = n; }
+    /// Power comes back after an unplug: the power-up mode (dgt.md 2), no partial command, no
+    /// pending ACK, the scan memory re-read; the pieces and the clock (own battery) stay.
+    void power_on(Millis now) override;
 
     [[nodiscard]] const BoardState& position() const { return board_; }
     [[nodiscard]] BoardMode mode() const { return mode_; }

@@ -19,8 +19,12 @@ class DgtEmulator {
     DgtEmulator(const DgtEmulator&) = delete;
     DgtEmulator& operator=(const DgtEmulator&) = delete;
 
-    /// "/dev/pts/N": the device path a driver opens.
-    [[nodiscard]] const std::string& pty_slave_path() const { return pty_.slave_path(); }
+    /// "/dev/pts/N": the device path a driver opens (a new one after replug()).
+    [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
+    /// A symlink to the current pty that stays valid across unplug()/replug().
+    [[nodiscard]] const std::string& device_path() const { return pty_.device_path(); }
+    /// The service (more links, e.g. a umockdev device node).
+    [[nodiscard]] PtyService& service() { return pty_; }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
@@ -48,6 +52,10 @@ class DgtEmulator {
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
     void disconnect() { pty_.disconnect(); }
+    /// The USB cable is pulled: the pty closes, the board has no power.
+    void unplug() { pty_.unplug(); }
+    /// Plugged in again behind device_path(): the board powers up (bus mode, dgt.md 2).
+    void replug() { pty_.replug(); }
 
   private:
     DgtBoardEmu model_;  // before pty_: the service thread uses it

@@ -19,7 +19,7 @@ class LineEmulator {
     LineEmulator(const LineEmulator&) = delete;
     LineEmulator& operator=(const LineEmulator&) = delete;
 
-    [[nodiscard]] const std::string& pty_slave_path() const { return pty_.slave_path(); }
+    [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -15,21 +16,28 @@
 
 namespace eboard::drivers::emu {
 
+namespace {
+
+enum PlugRequest : int { kNone = 0, kUnplug = 1, kReplug = 2 };
+
+/// Points `link` at `target` atomically (a client opening it never finds it missing).
+void point_link(const std::string& link, const std::string& target) {
+    const std::string tmp = link + ".new";
+    ::unlink(tmp.c_str());
+    if (::symlink(target.c_str(), tmp.c_str()) == 0) (void)::rename(tmp.c_str(), link.c_str());
+}
+
+} // namespace
+
 PtyService::PtyService(WireModel& model, std::size_t fragment_max, unsigned seed)
     : model_(model), fragment_max_(fragment_max), seed_(seed) {
-    char name[128] = {};
-    if (::openpty(&master_, &slave_, name, nullptr, nullptr) != 0)
-        throw std::runtime_error("openpty failed");
-    slave_path_ = name;
-    // Raw at once: with the default ECHO the emulator's own replies would come back to it as
-    // host input until the client configured the line.
-    termios t{};
-    ::tcgetattr(slave_, &t);
-    ::cfmakeraw(&t);
-    ::tcsetattr(slave_, TCSANOW, &t);
-    ::fcntl(master_, F_SETFL, ::fcntl(master_, F_GETFL) | O_NONBLOCK);
-    ::fcntl(master_, F_SETFD, FD_CLOEXEC);
-    ::fcntl(slave_, F_SETFD, FD_CLOEXEC);
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/eboard-emu-XXXXXX";
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = templ;
+    link_ = dir_ + "/tty";
+    links_.push_back(link_);
+    open_pty();
     wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     thread_ = std::thread([this] { run(); });
 }
@@ -37,9 +45,69 @@ PtyService::PtyService(WireModel& model, std::size_t fragment_max, unsigned seed
 PtyService::~PtyService() {
     stop_ = true;
     if (thread_.joinable()) thread_.join();
-    if (master_ >= 0) ::close(master_);
-    if (slave_ >= 0) ::close(slave_);
+    close_pty();
     if (wake_ >= 0) ::close(wake_);
+    ::rmdir(dir_.c_str());
+}
+
+void PtyService::open_pty() {
+    char name[128] = {};
+    int master = -1, slave = -1;
+    if (::openpty(&master, &slave, name, nullptr, nullptr) != 0) throw std::runtime_error("openpty failed");
+    // Raw at once: with the default ECHO the emulator's own replies would come back to it as
+    // host input until the client configured the line.
+    termios t{};
+    ::tcgetattr(slave, &t);
+    ::cfmakeraw(&t);
+    ::tcsetattr(slave, TCSANOW, &t);
+    ::fcntl(master, F_SETFL, ::fcntl(master, F_GETFL) | O_NONBLOCK);
+    ::fcntl(master, F_SETFD, FD_CLOEXEC);
+    ::fcntl(slave, F_SETFD, FD_CLOEXEC);
+    const std::lock_guard lock(mutex_);
+    master_ = master;
+    slave_ = slave;
+    slave_path_ = name;
+    for (const auto& l : links_) point_link(l, slave_path_);
+}
+
+void PtyService::close_pty() {
+    const std::lock_guard lock(mutex_);
+    for (const auto& l : links_) ::unlink(l.c_str());
+    if (master_ >= 0) ::close(master_);
+    // Our own slave fd would keep the line "up" for nobody; close it too.
+    if (slave_ >= 0) ::close(slave_);
+    master_ = slave_ = -1;
+}
+
+std::string PtyService::slave_path() const {
+    const std::lock_guard lock(mutex_);
+    return slave_path_;
+}
+
+void PtyService::add_link(const std::string& path) {
+    const std::lock_guard lock(mutex_);
+    links_.push_back(path);
+    if (master_ >= 0) point_link(path, slave_path_);
+}
+
+bool PtyService::unplugged() const {
+    const std::lock_guard lock(mutex_);
+    return master_ < 0;
+}
+
+// Only the service thread opens and closes the pty while it runs (no fd is closed under its
+// poll()); these ask it to and wait until it did.
+void PtyService::unplug() { request_plug(kUnplug); }
+void PtyService::replug() { request_plug(kReplug); }
+
+void PtyService::request_plug(int request) {
+    if (stop_) return;
+    std::unique_lock lock(mutex_);
+    plug_ = request;
+    lock.unlock();
+    wake();
+    lock.lock();
+    changed_.wait(lock, [this] { return plug_ == kNone || stop_; });
 }
 
 void PtyService::wake() {
@@ -49,12 +117,9 @@ void PtyService::wake() {
 
 void PtyService::disconnect() {
     stop_ = true;
+    changed_.notify_all();
     if (thread_.joinable()) thread_.join();
-    if (master_ >= 0) ::close(master_);
-    master_ = -1;
-    // Our own slave fd would keep the line "up" for nobody; close it too.
-    if (slave_ >= 0) ::close(slave_);
-    slave_ = -1;
+    close_pty();
 }
 
 void PtyService::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
@@ -84,13 +149,35 @@ void PtyService::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
 void PtyService::run() {
     std::uint8_t buf[512];
     while (!stop_) {
+        int request = kNone;
+        {
+            const std::lock_guard lock(mutex_);
+            request = plug_;
+        }
+        if (request == kUnplug) close_pty();
+        if (request == kReplug) {
+            if (master_ < 0) open_pty();
+            const std::lock_guard lock(mutex_);
+            model_.power_on(steady_now_ms());
+        }
+        if (request != kNone) {
+            {
+                const std::lock_guard lock(mutex_);
+                plug_ = kNone;
+            }
+            changed_.notify_all();
+        }
         // Wake on host bytes, on a player action (wake()), or after 5 ms for the timers.
-        pollfd fds[2] = {{master_, POLLIN, 0}, {wake_, POLLIN, 0}};
-        const int r = ::poll(fds, wake_ >= 0 ? 2 : 1, 5);
-        const pollfd& p = fds[0];
-        if (r > 0 && wake_ >= 0 && (fds[1].revents & POLLIN)) {
+        pollfd fds[2] = {{wake_, POLLIN, 0}, {master_, POLLIN, 0}};
+        const int r = ::poll(fds, master_ >= 0 ? 2 : 1, 5);
+        const pollfd& p = fds[1];
+        if (r > 0 && (fds[0].revents & POLLIN)) {
             std::uint64_t n = 0;
             (void)!::read(wake_, &n, sizeof n);
+        }
+        if (master_ < 0) {  // unplugged: no power, no time for the model
+            changed_.notify_all();
+            continue;
         }
         std::vector<std::uint8_t> got;
         if (r > 0 && (p.revents & POLLIN)) {

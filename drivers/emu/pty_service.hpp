@@ -12,6 +12,12 @@
 // pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop also
 // tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
 // EOF/EIO, as on a USB unplug.
+//
+// Unplug and replug: device_path() is a symlink to the current slave (like a udev by-id link)
+// that survives unplug()/replug(). unplug() closes the pty (the client reads EOF/EIO) and
+// removes the links; the model gets no time. replug() opens a new pty behind the same links
+// and powers the model up (WireModel::power_on). add_link() adds more such links, e.g. the
+// device node of a umockdev testbed, so the libserialport path reaches the same emulator.
 #pragma once
 
 #include "drivers/core/events.hpp"
@@ -38,6 +44,9 @@ class WireModel {
     virtual void tick(Millis now) = 0;
     /// Reply chunks produced so far (each written with one write, unless fragmented); clears them.
     [[nodiscard]] virtual std::vector<std::vector<std::uint8_t>> take_output() = 0;
+    /// Power returns after an unplug (PtyService::replug): back to the power-up state; the
+    /// pieces stay where they are. Default: nothing to reset.
+    virtual void power_on(Millis now) { (void)now; }
 };
 
 class PtyService {
@@ -50,8 +59,12 @@ class PtyService {
     PtyService(const PtyService&) = delete;
     PtyService& operator=(const PtyService&) = delete;
 
-    /// "/dev/pts/N": the device path a driver opens.
-    [[nodiscard]] const std::string& slave_path() const { return slave_path_; }
+    /// "/dev/pts/N" of the current pty (a new one after replug()).
+    [[nodiscard]] std::string slave_path() const;
+    /// A symlink to the current slave that stays valid across unplug()/replug().
+    [[nodiscard]] const std::string& device_path() const { return link_; }
+    /// Makes `path` one more symlink to the current slave (replaced if it exists).
+    void add_link(const std::string& path);
 
     /// Runs `f` under the model lock, then wakes the service thread (a player action).
     template <typename F>
@@ -74,19 +87,31 @@ class PtyService {
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
     void disconnect();
+    /// The cable is pulled: the pty closes, the links go, the model gets no time. Returns when
+    /// done (the service thread does it).
+    void unplug();
+    /// Plugged in again: a new pty behind the same links; the model powers up.
+    void replug();
+    /// True between unplug() and replug().
+    [[nodiscard]] bool unplugged() const;
 
   private:
     void run();
     void wake();
     void write_out(std::vector<std::vector<std::uint8_t>> chunks);
+    void open_pty();
+    void close_pty();
+    void request_plug(int request);
 
     WireModel& model_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::size_t fragment_max_;
     unsigned seed_;
-    int master_ = -1, slave_ = -1, wake_ = -1;
-    std::string slave_path_;
+    int master_ = -1, slave_ = -1, wake_ = -1;  // master_/slave_: the service thread's
+    int plug_ = 0;                               // pending unplug/replug (under mutex_)
+    std::string slave_path_, dir_, link_;        // slave_path_, links_: under mutex_
+    std::vector<std::string> links_;
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };

@@ -81,13 +81,10 @@ struct Loopback {
   private:
     void step() {
         device.tick(now);
-        for (const auto& chunk : device.take_output()) {
-            const FramerStats before = framer.stats();
-            framer.push(chunk, [&](std::span<const std::uint8_t> p) { driver.on_packet(p, now); });
-            if (framer.stats().garbage_bytes != before.garbage_bytes || framer.stats().truncated != before.truncated ||
-                framer.stats().bad_headers != before.bad_headers || framer.stats().oversized != before.oversized)
-                driver.on_resync(now);
-        }
+        for (const auto& chunk : device.take_output())
+            framer.push(
+                chunk, [&](std::span<const std::uint8_t> p) { driver.on_packet(p, now); },
+                [&] { driver.on_resync(now); });
         driver.on_tick(now);
         if (!host.sent.empty()) device.receive(host.take_sent(), now);
     }
@@ -100,8 +97,8 @@ struct SessionHarness {
     std::vector<DriverEvent> events;
 
     /// Starts `driver` on the termios transport of `path` (the emulator's pty).
-    void open(const std::string& path, std::unique_ptr<Driver> driver) {
-        auto t = open_termios(path, SerialSettings{});
+    void open(const std::string& path, std::unique_ptr<Driver> driver, const SerialSettings& line = {}) {
+        auto t = open_termios(path, line);
         REQUIRE(t.has_value());
         open(std::move(t.value()), std::move(driver));
     }

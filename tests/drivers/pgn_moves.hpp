@@ -46,6 +46,23 @@ inline std::vector<PgnGame> read_pgn_games(const std::string& path, std::size_t 
     return games;
 }
 
+/// Every game of a PGN file as the rules core's reader reads it (tag order, comments with
+/// brackets, games without moves: all of PGN); an empty list if a game does not read.
+inline std::vector<PgnGame> read_all_games(const std::string& path) {
+    std::ifstream in(path);
+    PgnReader reader(in);
+    std::vector<PgnGame> out;
+    while (auto game = reader.next()) {
+        if (!game->has_value()) return {};
+        PgnGame g;
+        g.fen = game->value().start_fen;
+        g.chess960 = game->value().chess960;
+        for (const auto& m : game->value().moves) g.san.push_back(m.san);
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
 /// The pieces of a position as a board reading.
 inline BoardState board_of(const Position& p) {
     BoardState b;

@@ -89,6 +89,36 @@ TEST_CASE("D.2.1 speech-dispatcher started by the test speaks the announcements"
     for (const auto& w : wavs) check_plausible(w, said.front().text);
 }
 
+TEST_CASE("speech-dispatcher restarted: the output connects again and goes on speaking") {
+    test::TempDir dir;
+    std::string note;
+    std::unique_ptr<speech::SpeechQueue> q;
+    {
+        test::OwnSpeechDispatcher first(dir.path());
+        REQUIRE(first.wait_ready().empty());
+        auto opened =
+            speech::open_speech("speechd", "unix_socket:" + first.socket().string(), note);
+        REQUIRE(opened);
+        q = std::move(opened.value());
+        q->say({"Springer Felix drei", "de"});
+        q->flush();
+        REQUIRE(test::wait_for_files(first.out(), ".wav", 1, 20s).size() == 1);
+    } // stopped (SIGTERM); its socket is gone
+    std::filesystem::remove(dir.path() / "speechd.sock");
+    for (const auto& f : std::filesystem::directory_iterator(dir.path() / "out"))
+        std::filesystem::remove(f.path());
+    test::OwnSpeechDispatcher second(dir.path());
+    REQUIRE(second.wait_ready().empty());
+    // The old connection is dead: the write fails (EPIPE, not a SIGPIPE that would end the
+    // process), the synthesizer connects again and repeats the request.
+    q->say({"Bauer Eva vier", "de"});
+    q->flush();
+    CHECK(q->failures() == 0);
+    const auto wavs = test::wait_for_files(second.out(), ".wav", 1, 20s);
+    REQUIRE(wavs.size() == 1);
+    check_plausible(wavs[0], "Bauer Eva vier");
+}
+
 TEST_CASE("auto: espeak-ng direct when no speech-dispatcher runs") {
     test::TempDir dir;
     std::string note;

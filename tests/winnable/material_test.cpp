@@ -119,14 +119,44 @@ TEST_CASE("5.2.2 pieces that can never move or be taken: dead (reachability anal
 TEST_CASE("5.2.2 a small reachable set walked completely: dead (closure search)") {
     // White's king and h-pawn shuffle on the h-file; Black's king walks the open board.
     const std::string p = "8/8/6p1/6P1/6PK/6P1/6PP/6k1 w - - 0 1";
-    CHECK(winnable_detail::closure_search(fen(p), Color::White, 20000, 5.0) ==
+    Position pw = fen(p);
+    CHECK(winnable_detail::closure_search(pw, Color::White, 20000, 1000000) ==
           Winnability::Unwinnable);
-    CHECK(winnable_detail::closure_search(fen(p), Color::Black, 20000, 5.0) ==
+    CHECK(winnable_detail::closure_search(pw, Color::Black, 20000, 1000000) ==
           Winnability::Unwinnable);
     CHECK(winnability_label(fen(p), WinnableMode::Full) == "--");
 }
 
 TEST_CASE("the closure search finds a helpmate when one exists") {
-    CHECK(winnable_detail::closure_search(fen("7k/8/6K1/8/8/8/Q7/8 w - - 0 1"), Color::White,
-                                          20000, 5.0) == Winnability::Winnable);
+    Position p = fen("7k/8/6K1/8/8/8/Q7/8 w - - 0 1");
+    CHECK(winnable_detail::closure_search(p, Color::White, 20000, 1000000) ==
+          Winnability::Winnable);
+    CHECK(p.fen() == "7k/8/6K1/8/8/8/Q7/8 w - - 0 1");  // restored
+}
+
+TEST_CASE("6.9 quick mode finds short helpmates in game positions: the initial position is WB") {
+    CHECK(winnability_label(Position::startpos(), WinnableMode::Quick) == "WB");
+    // After 1.e4 e5 2.Nf3 Nc6: still both.
+    CHECK(winnability_label(fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+                            WinnableMode::Quick) == "WB");
+}
+
+TEST_CASE("6.9 quick mode leaves endgames to full mode: king and rook against king") {
+    const std::string p = "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1";
+    CHECK(quick(p, Color::White) == Winnability::Undetermined);
+    CHECK(quick(p, Color::Black) == Winnability::Unwinnable);
+    CHECK(full(p, Color::White) == Winnability::Winnable);
+}
+
+TEST_CASE("6.9 the helpmate search finds a mate with king and rook and restores the position") {
+    Position p = fen("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1");
+    winnable_detail::SearchStats stats;
+    winnable_detail::SearchLimits limits;
+    limits.last_depth = 128;
+    limits.total_nodes = 100000;
+    limits.stats = &stats;
+    CHECK(winnable_detail::helpmate_search(p, Color::White, limits) == Winnability::Winnable);
+    CHECK(stats.nodes > 0);
+    CHECK(stats.nodes <= limits.total_nodes);
+    CHECK(p.fen() == "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1");
 }

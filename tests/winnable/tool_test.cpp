@@ -78,3 +78,13 @@ TEST_CASE("eboard-winnable: an invalid FEN or bad usage exits 2") {
     CHECK(run("--bogus 'x'").status == 2);
     CHECK(run("--batch extra").status == 2);
 }
+
+TEST_CASE("eboard-winnable answers composed positions (nine pawns) and the initial position") {
+    const Run r = run("--batch", "8/4p1p1/p1p1P1P1/P1P1pBp1/pBp1P1P1/P1P5/4K1P1/2k5 b - -\n"
+                                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+                                 "4k2P/8/8/8/8/8/8/4K3 w - - 0 1");  // no newline at the end
+    CHECK(r.status == 0);
+    REQUIRE(r.out.size() == 9);
+    CHECK(r.out.substr(0, 3) != "!!\n");  // read, not refused
+    CHECK(r.out.substr(3) == "WB\n!!\n");
+}

@@ -1,5 +1,6 @@
 // eboard-emu: serves an emulated board on a pseudo-terminal: a DGT board with a DGT3000 (or XL)
-// clock (the default), or a Certabo / Tabutronic Sentio board (`--board certabo|sentio`).
+// clock (the default), a Certabo / Tabutronic Sentio board (`--board certabo|sentio`), or a
+// Millennium ChessLink board (`--board millennium`).
 // Prints the pty's slave path on stdout (one line), then serves until SIGINT/SIGTERM.
 // Commands on stdin (one per line) play the board: "lift e2", "place e4 P", "move e2 e4",
 // "fen <placement>"; DGT only: "lever left|right", "button 0..4", "clock on|off"; Certabo and
@@ -8,6 +9,7 @@
 // device under umockdev instead (chessnut_usb.hpp).
 #include "drivers/emu/dgt_emulator.hpp"
 #include "drivers/emu/line_emulator.hpp"
+#include "drivers/emu/millennium_emulator.hpp"
 #include "tools/eboard-emu/board_commands.hpp"
 #include "tools/eboard-emu/chessnut_usb.hpp"
 
@@ -36,6 +38,9 @@ void usage() {
                  "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
                  "                  [--fragment N] [--seed N]\n"
+                 "       eboard-emu --board millennium [--fen PLACEMENT] [--replay TRACE]\n"
+                 "                  [--order h1-first|a8-first] [--version MAJOR.MINOR] [--no-parity]\n"
+                 "                  [--no-ack] [--instant] [--noise P] [--fragment N] [--seed N]\n"
                  "       eboard-emu chessnut [--fen PLACEMENT] [--rotated] [--model air|pro|air-plus|go]\n"
                  "                  [--address N] [--no-out-endpoint] [--battery PERCENT] [--repeat-ms N]\n"
                  "                  [--noise P] [--invalid P] [--seed N] [--trace] [-- COMMAND [ARGS...]]\n");
@@ -71,6 +76,10 @@ bool command(emu::LineEmulator& e, const std::string& verb, const std::string& a
     return true;
 }
 
+bool command(emu::MillenniumEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
+    return tools::board_command(e, verb, a, b);
+}
+
 /// Prints the pty path (the readiness line), then reads commands until a signal.
 template <typename Emulator>
 void serve(Emulator& e) {
@@ -97,7 +106,9 @@ int main(int argc, char** argv) {
         return tools::run_chessnut(argc - 1, argv + 1);
     emu::DgtEmulatorOptions opt;
     emu::LineEmulatorOptions line;
-    bool line_board = false;
+    emu::MillenniumEmulatorOptions mill;
+    bool line_board = false, millennium = false;
+    std::string replay_text;
     std::string calibration_out;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -110,11 +121,17 @@ int main(int argc, char** argv) {
         };
         try {
             if (arg == "dgt" || arg == "emu-dgt") continue;
-            if (arg == "--board" || arg == "certabo" || arg == "sentio" || arg == "emu-certabo" || arg == "emu-sentio") {
+            if (arg == "--board" || arg == "certabo" || arg == "sentio" || arg == "emu-certabo" || arg == "emu-sentio" ||
+                arg == "millennium" || arg == "emu-millennium") {
                 const std::string b = arg == "--board" ? value() : arg;
                 if (b == "dgt" || b == "emu-dgt") continue;
+                if (b == "millennium" || b == "emu-millennium") {
+                    millennium = true;
+                    continue;
+                }
                 if (b != "certabo" && b != "sentio" && b != "emu-certabo" && b != "emu-sentio") {
-                    std::fprintf(stderr, "eboard-emu: --board must be dgt, certabo or sentio, not '%s'\n", b.c_str());
+                    std::fprintf(stderr, "eboard-emu: --board must be dgt, certabo, sentio or millennium, not '%s'\n",
+                                 b.c_str());
                     return 2;
                 }
                 line_board = true;
@@ -125,7 +142,7 @@ int main(int argc, char** argv) {
                     std::fprintf(stderr, "eboard-emu: bad FEN: %s (column %d)\n", b.error().message.c_str(), b.error().column);
                     return 2;
                 }
-                opt.position = line.position = b.value();
+                opt.position = line.position = mill.position = b.value();
             } else if (arg == "--replay") {
                 const std::string path = value();
                 std::ifstream f(path, std::ios::binary);
@@ -135,6 +152,7 @@ int main(int argc, char** argv) {
                 }
                 std::stringstream ss;
                 ss << f.rdbuf();
+                replay_text = ss.str();  // a millennium board replays it as a trace (below)
                 auto r = emu::parse_record_log(ss.str());
                 if (!r) {
                     std::fprintf(stderr, "eboard-emu: %s:%d: %s\n", path.c_str(), r.error().line, r.error().message.c_str());
@@ -145,9 +163,22 @@ int main(int argc, char** argv) {
             else if (arg == "--xl") opt.clock.model = ClockModel::DgtXl;
             else if (arg == "--no-clock") opt.clock.connected = false;
             else if (arg == "--scan-ms") opt.scan_period_ms = std::stoll(value());
-            else if (arg == "--noise") opt.noise_probability = line.garbage_probability = std::stod(value());
-            else if (arg == "--fragment") opt.fragment_max = line.fragment_max = std::stoul(value());
-            else if (arg == "--seed") opt.seed = line.seed = static_cast<unsigned>(std::stoul(value()));
+            else if (arg == "--noise")
+                opt.noise_probability = line.garbage_probability = mill.noise_probability = std::stod(value());
+            else if (arg == "--fragment") opt.fragment_max = line.fragment_max = mill.fragment_max = std::stoul(value());
+            else if (arg == "--seed") opt.seed = line.seed = mill.seed = static_cast<unsigned>(std::stoul(value()));
+            else if (arg == "--order") {
+                const std::string o = value();
+                if (o != "h1-first" && o != "a8-first") throw std::invalid_argument(o);
+                mill.order = o == "a8-first" ? millennium::SquareOrder::A8First : millennium::SquareOrder::H1First;
+            } else if (arg == "--version") {
+                const std::string v = value();
+                const auto dot = v.find('.');
+                mill.version_major = std::stoi(v.substr(0, dot));
+                mill.version_minor = dot == std::string::npos ? 0 : std::stoi(v.substr(dot + 1));
+            } else if (arg == "--no-parity") mill.parity_bit = false;
+            else if (arg == "--no-ack") mill.acknowledge = false;
+            else if (arg == "--instant") mill.instant_scan = true;
             else if (arg == "--frame-ms") line.frame_period_ms = std::stoll(value());
             else if (arg == "--empty-noise") line.empty_noise = std::stod(value());
             else if (arg == "--drop") line.drop_probability = std::stod(value());
@@ -174,6 +205,20 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, on_signal);
     std::signal(SIGPIPE, SIG_IGN);
     try {
+        if (millennium) {
+            if (!replay_text.empty()) {
+                auto r = emu::parse_trace_log(replay_text, "millennium");
+                if (!r || r->empty()) {
+                    std::fprintf(stderr, "eboard-emu: --replay: no millennium trace lines (%s)\n",
+                                 r ? "none found" : r.error().message.c_str());
+                    return 2;
+                }
+                mill.replay = std::move(r.value());
+            }
+            emu::MillenniumEmulator e(mill);
+            serve(e);
+            return 0;
+        }
         if (!line_board) {
             emu::DgtEmulator e(opt);
             serve(e);

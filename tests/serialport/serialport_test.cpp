@@ -1,0 +1,237 @@
+// The libserialport path (drivers/core/serialport_transport.cpp), never run against a device
+// before: the real DGT and Millennium drivers, opened by URI (`dgt:/dev/ttyACM0` picks
+// libserialport) through open_device(), talk to the wire-level emulators behind a fake USB
+// serial port in a umockdev testbed (FakeTty). Checked on the fake device: the modem lines
+// (DTR, RTS) and line settings each model asks for, as far as a pty can show them.
+// Run under umockdev-wrapper (ctest does).
+#include "drivers/emu/umockdev/fake_tty.hpp"
+#include "tests/drivers/harness.hpp"
+#include "tests/drivers/millennium_harness.hpp"
+#include "tests/drivers/pgn_moves.hpp"
+
+#include <libserialport.h>
+#include <sys/ioctl.h>
+
+using namespace eboard;
+using namespace eboard::drivers;
+using namespace eboard::drivers::test;
+
+namespace {
+
+/// A fake USB serial port whose node leads to an emulator's pty.
+struct FakePort {
+    emu::FakeTty tty;
+    explicit FakePort(emu::FakeTtyDescription d) : tty(std::move(d)) {
+        INFO("run this test under umockdev-wrapper (ctest does): libserialport would see the real "
+             "/dev");
+        REQUIRE(tty.usable());
+    }
+    /// The emulator behind it.
+    void attach(emu::PtyService& pty) { pty.add_link(tty.node()); }
+    [[nodiscard]] bool dtr() const { return (tty.modem_bits() & TIOCM_DTR) != 0; }
+    [[nodiscard]] bool rts() const { return (tty.modem_bits() & TIOCM_RTS) != 0; }
+    /// True if the program explicitly cleared `bit` (TIOCMBIC, or TIOCMSET without it).
+    [[nodiscard]] bool cleared(int bit) const {
+        for (const auto& r : tty.modem_requests())
+            if ((r.request == TIOCMBIC && (r.bits & bit)) ||
+                (r.request == TIOCMSET && !(r.bits & bit)))
+                return true;
+        return false;
+    }
+};
+
+/// A session opened the way the daemon opens one: by URI, through the registry.
+struct UriSession : SessionHarness {
+    UriSession(const std::string& uri, DriverOptions options) {
+        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);
+        auto s = open_device(
+            uri, [this](const DriverEvent& e) { events.push_back(e); }, std::move(options));
+        INFO(uri << ": " << (s ? "" : s.error().message));
+        REQUIRE(s.has_value());
+        session = std::move(s.value());
+        session->start();
+    }
+    template <typename D>
+    D& driver() {
+        return dynamic_cast<D&>(session->driver());
+    }
+};
+
+emu::FakeTtyDescription acm_with_dgt_id() {
+    const DriverInfo* dgt = find_driver("dgt");
+    REQUIRE(dgt != nullptr);
+    REQUIRE_FALSE(dgt->usb_ids.empty());
+    emu::FakeTtyDescription d; // CDC-ACM, as DGT's Microchip id (dgt.md 19)
+    d.name = "ttyACM0";
+    d.vid = dgt->usb_ids.front().vid;
+    d.pid = dgt->usb_ids.front().pid;
+    d.product = "DGT Board";
+    return d;
+}
+
+emu::FakeTtyDescription ftdi() {
+    emu::FakeTtyDescription d; // no Millennium USB id is known (millennium.md 1): any FTDI
+    d.name = "ttyUSB0";
+    d.vid = 0x0403;
+    d.pid = 0x6001;
+    d.product = "FT232R USB UART";
+    d.serial = "A1234";
+    return d;
+}
+
+/// Plays `g` on `emu`; the driver's board must follow every move.
+template <typename Emulator, typename Board>
+void play(SessionHarness& h, Emulator& e, const PgnGame& g, Board&& board) {
+    const auto boards = game_boards(g);
+    REQUIRE(boards.size() == g.san.size() + 1);
+    for (std::size_t i = 1; i < boards.size(); ++i) {
+        INFO("move " << i << " " << g.san[i - 1]);
+        play_on_board(e, boards[i - 1], boards[i]);
+        REQUIRE(h.pump_until([&] { return board() == boards[i]; }));
+    }
+}
+
+PgnGame first_game(const char* file) {
+    return read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + file, 1).at(0);
+}
+
+} // namespace
+
+TEST_CASE("libserialport lists the fake CDC-ACM port with the USB id the DGT registry declares") {
+    FakePort port(acm_with_dgt_id());
+    sp_port** ports = nullptr;
+    REQUIRE(sp_list_ports(&ports) == SP_OK);
+    bool found = false;
+    for (int i = 0; ports[i]; ++i) {
+        int vid = 0, pid = 0;
+        if (std::string(sp_get_port_name(ports[i])) != "/dev/ttyACM0") continue;
+        found = true;
+        CHECK(sp_get_port_transport(ports[i]) == SP_TRANSPORT_USB);
+        REQUIRE(sp_get_port_usb_vid_pid(ports[i], &vid, &pid) == SP_OK);
+        CHECK(vid == 0x04d8);
+        CHECK(pid == 0x000a);
+    }
+    sp_free_port_list(ports);
+    CHECK(found);
+}
+
+TEST_CASE("libserialport: dgt:/dev/ttyACM0 runs the DGT driver: DTR and RTS on, 9600 8N1, a game, "
+          "the clock") {
+    FakePort port(acm_with_dgt_id());
+    emu::DgtEmulator e;
+    port.attach(e.service());
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    UriSession h("dgt:/dev/ttyACM0", opt);
+    auto& d = h.driver<dgt::DgtDriver>();
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
+    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
+    CHECK(h.all<LinkStatus>().front().reason == "/dev/ttyACM0");
+
+    // What the driver's line settings did to the device.
+    CHECK(port.dtr());
+    CHECK(port.rts());
+    termios t{};
+    REQUIRE(port.tty.line_settings(t));
+    CHECK(cfgetospeed(&t) == B9600);
+    CHECK((t.c_cflag & CSIZE) == CS8);
+    CHECK_FALSE(t.c_cflag & PARENB);
+    CHECK_FALSE(t.c_cflag & CSTOPB);
+    CHECK_FALSE(t.c_cflag & CRTSCTS);
+    CHECK_FALSE(t.c_iflag & (IXON | IXOFF));
+    CHECK_FALSE(t.c_lflag & (ICANON | ECHO)); // raw
+
+    play(h, e, first_game("molinari-bordais-1979.pgn"), [&] { return d.board(); });
+
+    // The clock round trip through the same port.
+    REQUIRE(h.pump_until([&] { return d.clock_model() == ClockModel::Dgt3000; }));
+    d.set_and_run(5 * 60000, 3 * 60000, ClockRun::Left);
+    REQUIRE(h.pump_until([&] {
+        for (const auto& c : h.all<ClockCommandDone>())
+            if (c.command == dgt::clk::setnrun && c.ok) return true;
+        return false;
+    }));
+    CHECK(e.clock().run == ClockRun::Left);
+}
+
+TEST_CASE("libserialport: millennium.exclusive on an FTDI ttyUSB0: 38400 7O1, DTR cleared, RTS on, "
+          "a game") {
+    FakePort port(ftdi());
+    emu::MillenniumEmulatorOptions eo;
+    eo.order = millennium::SquareOrder::A8First;
+    eo.instant_scan = true;
+    emu::MillenniumEmulator e(eo);
+    port.attach(e.service());
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    UriSession h("millennium.exclusive:/dev/ttyUSB0", opt);
+    auto& d = h.driver<millennium::MillenniumDriver>();
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
+    CHECK(d.order() == millennium::SquareOrder::A8First); // found from the start position
+
+    CHECK_FALSE(port.dtr());
+    CHECK(port.cleared(TIOCM_DTR)); // explicitly, as python-mchess does
+    CHECK(port.rts());
+    termios t{};
+    REQUIRE(port.tty.line_settings(t));
+    CHECK(cfgetospeed(&t) == B38400);
+    CHECK((t.c_cflag & CSIZE) == CS7);
+    CHECK(t.c_cflag & PARENB);
+    CHECK(t.c_cflag & PARODD);
+    CHECK_FALSE(t.c_cflag & CSTOPB);
+    CHECK_FALSE(t.c_cflag & CRTSCTS);
+
+    play(h, e, first_game("kasparov-deep-blue-1997.pgn"), [&] { return d.board(); });
+    // Every byte the driver wrote had its odd-parity bit, every command was accepted.
+    const auto model = e.snapshot();
+    CHECK(model.commands_ignored() == 0);
+    for (const std::uint8_t b : model.received()) CHECK(millennium::parity_ok(b));
+}
+
+TEST_CASE("libserialport: millennium (eONE, the default model) opens 8N1 and reads a board without "
+          "parity bits") {
+    FakePort port(ftdi());
+    emu::MillenniumEmulatorOptions eo;
+    eo.parity_bit = false; // eONE firmware that never sets bit 7
+    eo.instant_scan = true;
+    emu::MillenniumEmulator e(eo);
+    port.attach(e.service());
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    UriSession h("millennium:/dev/ttyUSB0", opt);
+    auto& d = h.driver<millennium::MillenniumDriver>();
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
+    termios t{};
+    REQUIRE(port.tty.line_settings(t));
+    CHECK(cfgetospeed(&t) == B38400);
+    CHECK((t.c_cflag & CSIZE) == CS8);
+    CHECK_FALSE(t.c_cflag & PARENB);
+    CHECK_FALSE(port.dtr());
+    play(h, e, first_game("molinari-bordais-1979.pgn"), [&] { return d.board(); });
+    CHECK(d.parity_errors() == 0);
+}
+
+TEST_CASE("libserialport: a board unplugged under the driver is reported at once, without waiting "
+          "for a write") {
+    // libserialport's blocking read treats the 0 a hung-up tty returns as "no data yet": the
+    // transport checks the fd itself, or a silent board (Millennium reports only on change)
+    // would look connected until the next keep-alive write fails.
+    FakePort port(ftdi());
+    emu::MillenniumEmulatorOptions eo;
+    eo.instant_scan = true;
+    emu::MillenniumEmulator e(eo);
+    port.attach(e.service());
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    UriSession h("millennium:/dev/ttyUSB0", opt);
+    auto& d = h.driver<millennium::MillenniumDriver>();
+    REQUIRE(h.pump_until([&] { return d.ready(); }));
+    REQUIRE(h.pump_until([&] { return e.snapshot().commands().size() >= 4; })); // V R02 W0203 S
+    const std::size_t written = e.snapshot().received().size();
+    e.unplug();
+    REQUIRE(h.pump_until([&] { return !h.session->connected(); }, 1000));
+    const auto link = h.last<LinkStatus>();
+    REQUIRE(link.has_value());
+    CHECK_FALSE(link->connected);
+    CHECK(e.snapshot().received().size() == written);
+}
