@@ -30,7 +30,7 @@ Expected<bool> sync_directory(const std::filesystem::path& dir) {
 }
 
 Expected<std::size_t> write_file_atomically(const std::filesystem::path& path,
-                                            std::string_view content) {
+                                            std::string_view content, bool sync_dir) {
     std::filesystem::path tmp = path;
     tmp += ".tmp";
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -64,8 +64,10 @@ Expected<std::size_t> write_file_atomically(const std::filesystem::path& path,
         errno = saved;
         return sys_error("rename to", path);
     }
-    auto synced = sync_directory(path.parent_path());
-    if (!synced) return synced.error();
+    if (sync_dir) {
+        auto synced = sync_directory(path.parent_path());
+        if (!synced) return synced.error();
+    }
     return done;
 }
 

@@ -1,6 +1,7 @@
 #include "daemon/board_session.hpp"
 
 #include "daemon/log.hpp"
+#include "daemon/rules_profile.hpp"
 
 namespace eboard::daemon {
 
@@ -16,14 +17,36 @@ std::string fen_core(const std::string& fen) {
     return pos == std::string::npos ? fen : fen.substr(0, pos);
 }
 
+const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
+
+std::size_t index_of(Color c) { return c == Color::White ? 0 : 1; }
+
 } // namespace
 
 BoardSession::BoardSession(BoardConfig board, const Config& global, Recorder& recorder)
-    : board_(std::move(board)), global_(&global), recorder_(recorder) {}
+    : board_(std::move(board)), global_(&global), recorder_(recorder) {
+    load_configured_rules();
+}
+
+void BoardSession::load_configured_rules() {
+    rules_name_ = board_rules(*global_, board_);
+    auto p = load_profile(rules_name_, global_->supervised);
+    if (!p) {
+        // Daemon::open refuses such a configuration; a SIGHUP reload keeps the old rules.
+        log_error("board " + board_.name + ": " + p.error().message);
+        if (!profile_) profile_ = std::make_shared<const Profile>(*builtin_profile("fide-2023", global_->supervised));
+        return;
+    }
+    // Unchanged rules keep their object: the device link rebuilds its reconstruction only when
+    // they change.
+    if (!profile_ || !(*profile_ == *p)) profile_ = std::make_shared<const Profile>(std::move(*p));
+    time_control_ = board_time_control(*global_, board_);
+}
 
 void BoardSession::reconfigure(BoardConfig board, const Config& global) {
     board_ = std::move(board);
     global_ = &global;
+    if (!game_) load_configured_rules(); // a game in progress keeps its rules
 }
 
 std::string BoardSession::driver() const { return board_.uri.substr(0, board_.uri.find(':')); }
@@ -33,12 +56,17 @@ void BoardSession::set_connected(bool connected, std::int64_t now_ms) {
     connected_ = connected;
     publish(BoardEvent{board_.name, connected, driver()}, now_ms);
     if (!connected && game_) {
+        // Moves made while the board is away are not seen. When it is back, the position on
+        // it is checked against the game: pieces found on other squares are the
+        // irregularity of [23] 7.6 ([05] 7.5, [01] 7.4), hence that article.
         AlertEvent a;
         a.board = board_.name;
         a.game = game_->game();
         a.kind = "board_disconnected";
-        a.article = "";
-        a.text = "the board " + board_.name + " is disconnected; the game resumes when it is back";
+        a.article = profile_->articles.wrong_squares;
+        a.ply = game_->plies();
+        a.text = "the board " + board_.name + " is disconnected after ply " + std::to_string(game_->plies()) +
+                 "; the game resumes when it is back and its position is checked against the game";
         publish(a, now_ms);
     }
 }
@@ -51,8 +79,14 @@ PgnTags BoardSession::tags() const {
     t.white = board_.white;
     t.black = board_.black;
     t.board = board_.name;
-    t.time_control = board_time_control(*global_, board_);
+    t.time_control = time_control_;
     return t;
+}
+
+void BoardSession::adopt_game(GameTracker tracker) {
+    game_.emplace(std::move(tracker));
+    illegal_counts_ = {};
+    pending_.reset();
 }
 
 Expected<bool> BoardSession::resume(const std::string& game_id) {
@@ -60,7 +94,28 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
     if (!record) return record.error();
     auto tracker = GameTracker::resume(*record);
     if (!tracker) return tracker.error();
-    game_.emplace(std::move(*tracker));
+    auto p = load_profile(record->rules, global_->supervised);
+    if (!p) return Error{"game " + game_id + ": rules " + p.error().message};
+    adopt_game(std::move(*tracker));
+    if (!profile_ || !(*profile_ == *p)) profile_ = std::make_shared<const Profile>(std::move(*p));
+    rules_name_ = record->rules;
+    time_control_ = record->tags.time_control;
+    // The illegal moves so far (the 7.5.5 ladder goes on) and one the arbiter has not
+    // decided on yet.
+    for (const auto& line : recorder_.store().game_events(game_id)) {
+        const ojson j = ojson::parse(line, nullptr, false);
+        if (!j.is_object()) continue;
+        if (j.value("class", "") == "PENALTY") {
+            pending_.reset();
+            continue;
+        }
+        if (j.value("class", "") != "ALERT" || j.value("kind", "") != "illegal_move") continue;
+        const std::string player = j.value("player", "");
+        if (player != "white" && player != "black") continue;
+        const Color c = player == "white" ? Color::White : Color::Black;
+        illegal_counts_[index_of(c)] = j.value("count", illegal_counts_[index_of(c)] + 1);
+        pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], j.value("penalty", "")};
+    }
     log_info("board " + board_.name + ": resumed game " + game_id + " after ply " +
              std::to_string(game_->plies()));
     return true;
@@ -72,16 +127,16 @@ Expected<std::string> BoardSession::new_game(const std::string& fen, std::int64_
     if (!check) return check.error();
     if (game_) {
         const std::string old = game_->game();
-        publish(GameEvent{board_.name, old, false, game_->position().fen()}, now_ms);
+        publish(GameEvent{board_.name, old, GameEvent::Kind::End, game_->position().fen(), std::nullopt}, now_ms);
         game_.reset();
     }
-    auto id = recorder_.store().create_game(board_.name, check->start_fen(), tags(),
-                                            board_rules(*global_, board_), now_ms);
+    load_configured_rules(); // SIGHUP changes apply from here
+    auto id = recorder_.store().create_game(board_.name, check->start_fen(), tags(), rules_name_, now_ms);
     if (!id) return id.error();
     auto tracker = GameTracker::start(board_.name, *id, start);
     if (!tracker) return tracker.error();
-    game_.emplace(std::move(*tracker));
-    publish(GameEvent{board_.name, *id, true, game_->start_fen()}, now_ms);
+    adopt_game(std::move(*tracker));
+    publish(GameEvent{board_.name, *id, GameEvent::Kind::Start, game_->start_fen(), std::nullopt}, now_ms);
     return *id;
 }
 
@@ -90,7 +145,7 @@ Expected<bool> BoardSession::move(int ply, Move m, bool completed, std::optional
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto e = game_->play(ply, m, completed, clock);
     if (!e) return e.error();
-    if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
+    publish(*e, now_ms);
     return true;
 }
 
@@ -98,7 +153,22 @@ Expected<bool> BoardSession::complete(int ply, std::optional<MoveClock> clock, s
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto e = game_->complete(ply, clock);
     if (!e) return e.error();
-    if (!publish(*e, now_ms)) return Error{"the store failed; move not recorded"};
+    publish(*e, now_ms);
+    return true;
+}
+
+Expected<bool> BoardSession::illegal_stands(int ply, Square from, Square to, const std::string& fen,
+                                            std::int64_t now_ms) {
+    if (!game_) return Error{"board " + board_.name + " has no game in progress"};
+    auto row = game_->illegal_stands(ply, from, to, fen);
+    if (!row) return row.error();
+    const std::string game = game_->game();
+    recorder_.submit([board = board_.name, game, stood = *row, now_ms](Store& store) {
+        return store.record_stands(board, game, stood, now_ms);
+    }, game);
+    pending_.reset(); // unclaimed: nothing left for the arbiter to decide
+    log_notice("board " + board_.name + ": the illegal move " + row->san + " at ply " + std::to_string(ply) +
+               " stands; the game continues from " + row->fen);
     return true;
 }
 
@@ -107,8 +177,10 @@ Expected<bool> BoardSession::result(const std::string& res, const std::string& t
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     publish(ResultEvent{board_.name, game_->game(), res, termination, confirmed}, now_ms);
     if (confirmed) {
-        publish(GameEvent{board_.name, game_->game(), false, game_->position().fen()}, now_ms);
+        publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen(), std::nullopt},
+                now_ms);
         game_.reset();
+        pending_.reset();
     }
     return true;
 }
@@ -117,11 +189,9 @@ Expected<bool> BoardSession::take_back(int ply, std::int64_t now_ms) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     auto ok = game_->take_back(ply);
     if (!ok) return ok;
-    auto stored = recorder_.store().take_back(game_->game(), ply);
-    if (!stored) return stored;
-    (void)recorder_.store().record_note(board_.name, game_->game(), "TAKEBACK",
-                                        "{\"ply\":" + std::to_string(ply) + "}", now_ms);
-    (void)recorder_.write_pgn(game_->game());
+    // One transaction drops the later moves with the event (Store::record); the PGN is
+    // rewritten and the clients learn that the line is shorter now.
+    publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::Takeback, game_->position().fen(), ply}, now_ms);
     return true;
 }
 
@@ -130,15 +200,9 @@ Expected<bool> BoardSession::set_position(const std::string& fen, std::int64_t n
     if (!check) return check.error();
     if (game_) {
         // One of the game's own positions: a restoration, so take the game back to it.
-        auto record = recorder_.store().load(game_->game());
-        if (record) {
-            const std::string want = fen_core(check->start_fen());
-            for (int ply = static_cast<int>(record->moves.size()); ply >= 0; --ply) {
-                const std::string have = ply == 0 ? record->start_fen
-                                                  : record->moves[static_cast<std::size_t>(ply - 1)].fen;
-                if (fen_core(have) == want) return take_back(ply, now_ms);
-            }
-        }
+        const std::string want = fen_core(check->start_fen());
+        for (int ply = game_->plies(); ply >= 0; --ply)
+            if (fen_core(game_->fen_after(ply)) == want) return take_back(ply, now_ms);
     }
     auto id = new_game(fen, now_ms);
     if (!id) return id.error();
@@ -148,19 +212,52 @@ Expected<bool> BoardSession::set_position(const std::string& fen, std::int64_t n
 void BoardSession::alert(AlertEvent a, std::int64_t now_ms) {
     a.board = board_.name;
     if (a.game.empty() && game_) a.game = game_->game();
+    if (a.kind == "illegal_move" && !a.player.empty() && game_) {
+        const Color c = a.player == "white" ? Color::White : Color::Black;
+        illegal_counts_[index_of(c)] = a.count.value_or(illegal_counts_[index_of(c)] + 1);
+        pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], a.penalty.value_or("")};
+    }
     publish(a, now_ms);
+}
+
+void BoardSession::penalty_decided(const std::string& decision, std::int64_t now_ms) {
+    if (!pending_) return;
+    const ojson note{{"decision", decision}, {"player", color_name(pending_->player)},
+                     {"penalty", pending_->penalty}};
+    recorder_.submit([board = board_.name, game = game_id(), text = note.dump(), now_ms](Store& store) {
+        return store.record_note(board, game, "PENALTY", text, now_ms);
+    });
+    pending_.reset();
+}
+
+std::vector<std::int64_t> BoardSession::clock_readings(Color color) const {
+    std::vector<std::int64_t> out;
+    if (!game_) return out;
+    auto record = recorder_.store().load(game_->game());
+    if (!record) return out;
+    for (const auto& m : record->moves) {
+        if (m.illegal_stands || !m.completed || !m.clock) continue;
+        // The mover of a ply: the side not to move in the FEN after it.
+        const bool white_moved = m.fen.find(" b ") != std::string::npos;
+        if (white_moved == (color == Color::White))
+            out.push_back(color == Color::White ? m.clock->white_ms : m.clock->black_ms);
+    }
+    return out;
 }
 
 ojson BoardSession::status_json() const {
     ojson j{{"board", board_.name},
             {"uri", board_.uri},
             {"driver", driver()},
-            {"state", connected_ ? "connected" : "disconnected"}};
+            {"state", connected_ ? "connected" : "disconnected"},
+            {"rules", rules_name_}};
+    if (!time_control_.empty()) j["time_control"] = time_control_;
     if (game_) {
         j["game"] = game_->game();
         j["ply"] = game_->plies();
         j["fen"] = game_->position().fen();
     }
+    if (clock_) j["clock"] = ojson{{"white_ms", clock_->white_ms}, {"black_ms", clock_->black_ms}};
     return j;
 }
 

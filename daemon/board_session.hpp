@@ -1,22 +1,35 @@
 // One board as the daemon sees it: its configuration, whether it is connected, and its game
-// (a GameTracker of the line, recorded through the Recorder). The device pipeline
-// (daemon/board_link.hpp) feeds it moves; the arbiter's commands act on it.
+// (a GameTracker of the line, recorded through the Recorder) with the rules profile it is
+// played under and its illegal moves so far. The device pipeline (daemon/board_link.hpp)
+// feeds it moves; the arbiter's commands act on it. Runs on the event loop's thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/commands.hpp"
 #include "daemon/config.hpp"
 #include "daemon/game_tracker.hpp"
 #include "daemon/recorder.hpp"
+#include "rules/profile.hpp"
 
 namespace eboard::daemon {
 
+/// An illegal move the arbiter has not decided on yet (PENALTY apply/decline).
+struct PendingIllegal {
+    Color player = Color::White;
+    int count = 0;       ///< the player's completed illegal moves, this one included
+    std::string penalty; ///< what the profile prescribes: "+2min", "loss", "draw", "win-claim"
+};
+
 class BoardSession {
   public:
+    /// The board's rules profile must load (Daemon::open checks every board first).
     BoardSession(BoardConfig board, const Config& global, Recorder& recorder);
 
     [[nodiscard]] const std::string& name() const { return board_.name; }
@@ -24,20 +37,27 @@ class BoardSession {
     /// A clock button 0..4 pressed that is not a promotion choice (the daemon's speech sink
     /// answers it, [23] D.2.10.4). Unset: ignored.
     std::function<void(int button)> on_clock_button;
-    /// New settings (SIGHUP): tags and options apply to the next game.
+    /// New settings (SIGHUP): tags, rules and time control apply to the next game.
     void reconfigure(BoardConfig board, const Config& global);
 
     /// The driver name of the URI ("dgt" of "dgt:/dev/ttyACM0").
     [[nodiscard]] std::string driver() const;
     [[nodiscard]] bool connected() const { return connected_; }
-    /// Records a BOARD event (and, on disconnect, an ALERT board_disconnected).
+    /// Records a BOARD event (and, on disconnect during a game, an ALERT board_disconnected).
     void set_connected(bool connected, std::int64_t now_ms);
 
     /// The game in progress, if any.
     [[nodiscard]] const std::optional<GameTracker>& game() const { return game_; }
     [[nodiscard]] std::string game_id() const { return game_ ? game_->game() : std::string(); }
+    /// The rules of the game in progress (else of the board's next game).
+    [[nodiscard]] const Profile& profile() const { return *profile_; }
+    /// The same, shared: a holder can tell when the rules changed (SIGHUP, a resumed game).
+    [[nodiscard]] const std::shared_ptr<const Profile>& shared_profile() const { return profile_; }
+    /// The time control of the game in progress (else of the next game); "" = unknown.
+    [[nodiscard]] const std::string& time_control() const { return time_control_; }
 
-    /// Takes up an unfinished game from the store (after a restart).
+    /// Takes up an unfinished game from the store (after a restart), with its rules, time
+    /// control and illegal moves.
     [[nodiscard]] Expected<bool> resume(const std::string& game_id);
 
     /// Starts a game from `fen` (empty: the standard position): a store row, GAME start. A
@@ -45,40 +65,71 @@ class BoardSession {
     [[nodiscard]] Expected<std::string> new_game(const std::string& fen, std::int64_t now_ms);
 
     /// A move made or completed at `ply` (see GameTracker::play); records and announces the
-    /// MOVE, then the RESULT and GAME end if the move ends the game by rule.
+    /// MOVE.
     [[nodiscard]] Expected<bool> move(int ply, Move move, bool completed,
                                       std::optional<MoveClock> clock, std::int64_t now_ms);
     /// The made move at `ply` is completed.
     [[nodiscard]] Expected<bool> complete(int ply, std::optional<MoveClock> clock, std::int64_t now_ms);
+    /// An illegal move that stands ([23] A.5.2): recorded (never as a PGN move), the game
+    /// continues from `fen`.
+    [[nodiscard]] Expected<bool> illegal_stands(int ply, Square from, Square to, const std::string& fen,
+                                                std::int64_t now_ms);
 
     /// The game's result (RESULT), and GAME end once it is confirmed.
     [[nodiscard]] Expected<bool> result(const std::string& result, const std::string& termination,
                                         bool confirmed, std::int64_t now_ms);
 
-    /// Takes the game back to `ply` (0 = the start position); the PGN is rewritten.
+    /// Takes the game back to `ply` (0 = the start position): the store and the PGN drop the
+    /// later moves, and a GAME `takeback` event tells the clients.
     [[nodiscard]] Expected<bool> take_back(int ply, std::int64_t now_ms);
 
     /// Sets the position: back to that ply if the FEN is one of the game's positions
     /// (Art. 7.2/7.5 restorations), else the game continues from it as a new game record.
     [[nodiscard]] Expected<bool> set_position(const std::string& fen, std::int64_t now_ms);
 
-    /// Records an alert tied to the game.
+    /// Records an alert tied to the game (board and game filled in). An illegal_move alert
+    /// with a `player` counts for that player and awaits the arbiter's decision.
     void alert(AlertEvent alert, std::int64_t now_ms);
 
-    /// {"board":..,"driver":..,"state":..,"game":..,"ply":..,"uri":..}
+    /// The player's completed illegal moves in this game.
+    [[nodiscard]] int illegal_count(Color c) const { return illegal_counts_[c == Color::White ? 0 : 1]; }
+    /// The last illegal move, until the arbiter decides on it.
+    [[nodiscard]] const std::optional<PendingIllegal>& pending_illegal() const { return pending_; }
+    /// The arbiter decided (PENALTY): recorded in the store's events table as a note.
+    void penalty_decided(const std::string& decision, std::int64_t now_ms);
+
+    /// `color`'s clock readings after each of his completed moves in this game (for the
+    /// quota check at a flag fall, Art. 6.4).
+    [[nodiscard]] std::vector<std::int64_t> clock_readings(Color color) const;
+
+    /// The last clock times the board reported (for BOARDS), in ms; set by the device link.
+    void set_clock_times(std::optional<MoveClock> times) { clock_ = times; }
+
+    /// {"board","uri","driver","state","game","ply","fen","clock"} (game fields while a game
+    /// is in progress, clock when known).
     [[nodiscard]] ojson status_json() const;
 
     [[nodiscard]] Recorder& recorder() { return recorder_; }
 
   private:
     [[nodiscard]] PgnTags tags() const;
-    bool publish(const Event& e, std::int64_t now_ms) { return recorder_.publish(e, now_ms); }
+    void publish(const Event& e, std::int64_t now_ms) { recorder_.publish(e, now_ms); }
+    // The profile and time control of the board's next game, from the configuration.
+    void load_configured_rules();
+    // Starts the game record after `id` was created.
+    void adopt_game(GameTracker tracker);
 
     BoardConfig board_;
     const Config* global_;
     Recorder& recorder_;
     bool connected_ = false;
     std::optional<GameTracker> game_;
+    std::shared_ptr<const Profile> profile_;
+    std::string rules_name_;
+    std::string time_control_;
+    std::array<int, 2> illegal_counts_{};
+    std::optional<PendingIllegal> pending_;
+    std::optional<MoveClock> clock_;
 };
 
 } // namespace eboard::daemon

@@ -39,7 +39,11 @@ void print_event(const Event& event) {
         print_console_line("Result " + r->result + " (" + r->termination + ")" +
                            (r->confirmed ? ", confirmed" : ", to be confirmed"));
     } else if (const auto* g = std::get_if<GameEvent>(&event)) {
-        print_console_line(std::string(g->start ? "Game " : "End of game ") + g->game + " on " + g->board);
+        if (g->kind == GameEvent::Kind::Takeback)
+            print_console_line("Game " + g->game + " taken back to ply " + std::to_string(g->ply.value_or(0)));
+        else
+            print_console_line(std::string(g->kind == GameEvent::Kind::Start ? "Game " : "End of game ") + g->game +
+                               " on " + g->board);
     } else if (const auto* b = std::get_if<BoardEvent>(&event)) {
         print_console_line("Board " + b->board + (b->connected ? " connected" : " disconnected") + " (" +
                            b->driver + ")");

@@ -18,7 +18,7 @@
 #include "daemon/device_link.hpp"
 #include "daemon/simulation.hpp"
 #include "drivers/core/trace.hpp"
-#include "rules/profile.hpp"
+#include "daemon/rules_profile.hpp"
 #include "rules/time_control.hpp"
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
@@ -105,10 +105,7 @@ Expected<bool> Daemon::open_simulation() {
 
 Expected<bool> Daemon::open() {
     // Refuse what would only fail later, at the first game.
-    if (!builtin_profile(config_.rules, config_.supervised) && !std::filesystem::is_regular_file(config_.rules))
-        return Error{"--rules: no profile '" + config_.rules + "' (built in: fide-2023, fide-2023-rapid, "
-                     "fide-2023-blitz, fide-2005, fide-2005-rapid, fide-2005-blitz, fide-2001, club-2014; "
-                     "or a profile file)"};
+    if (auto p = load_profile(config_.rules, config_.supervised); !p) return Error{"--rules: " + p.error().message};
     if (!config_.time_control.empty()) {
         if (auto tc = parse_time_control(config_.time_control); !tc)
             return Error{"--time-control: " + tc.error().message};
@@ -123,7 +120,7 @@ Expected<bool> Daemon::open() {
     auto store = Store::open(state_dir);
     if (!store) return store.error();
     store_ = std::move(*store);
-    recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir);
+    recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir, &io_);
     if (auto ok = open_events_sink(); !ok) return ok;
 
     server_ = std::make_unique<ClientServer>(io_, *this);
@@ -147,6 +144,15 @@ Expected<bool> Daemon::open() {
         if (config_.events != "-") recorder_->add_sink(console_sink());
     }
     if (auto ok = open_speech(); !ok) return ok;
+    for (const auto& b : config_.boards) {
+        if (auto p = load_profile(board_rules(config_, b), config_.supervised); !p)
+            return Error{"board " + b.name + ": rules: " + p.error().message};
+        if (auto tc = parse_time_control(board_time_control(config_, b)); !b.time_control.empty() && !tc)
+            return Error{"board " + b.name + ": time-control: " + tc.error().message};
+    }
+    if (config_.illegal_feedback == IllegalFeedback::Immediate)
+        log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
+                    "under the FIDE Laws the arbiter acts once it is completed (7.5.1)");
     for (const auto& b : config_.boards) {
         boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
         boards_.back()->on_clock_button = [this, name = b.name](int button) {
@@ -194,14 +200,32 @@ void Daemon::reload() {
                   (fresh ? "cannot read " + config_.config_file : fresh.error().message));
         return;
     }
+    // Rules and time controls are checked before anything is applied.
+    for (const auto& b : fresh->boards) {
+        if (auto p = load_profile(board_rules(*fresh, b), config_.supervised); !p) {
+            log_error("SIGHUP: configuration not reloaded: board " + b.name + ": rules: " + p.error().message);
+            return;
+        }
+    }
+    if (auto p = load_profile(fresh->rules, config_.supervised); !p) {
+        log_error("SIGHUP: configuration not reloaded: rules: " + p.error().message);
+        return;
+    }
     // What can change at run time: PGN tags, rules and time control of the next games.
     // Boards, the socket and the directories stay as they were started.
     config_.event = fresh->event;
     config_.site = fresh->site;
     config_.rules = fresh->rules;
     config_.time_control = fresh->time_control;
-    for (const auto& b : fresh->boards)
-        if (BoardSession* s = find_board(b.name)) s->reconfigure(b, config_);
+    for (auto& board : boards_) {
+        // A board keeps its URI; its section's tags and options, or the global ones, apply
+        // to its next game.
+        BoardConfig next = board->board_config();
+        for (const auto& b : fresh->boards)
+            if (b.name == next.name) next = b;
+        next.uri = board->board_config().uri;
+        board->reconfigure(next, config_);
+    }
     log_notice("SIGHUP: configuration reloaded from " + config_.config_file);
 }
 
@@ -228,6 +252,7 @@ std::string Daemon::status_text() const {
 
 void Daemon::stop() {
     notify_stopping();
+    if (recorder_) recorder_->flush(); // everything durable before the exit
     for (auto& l : links_) l->stop();
     if (server_) server_->close();
     signals_.cancel();
@@ -288,6 +313,7 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     }
     if (const auto* g = std::get_if<GamesRequest>(&request)) {
         ojson list = ojson::array();
+        recorder_->flush();
         for (const auto& s : store_->list_games(g->limit)) {
             ojson j{{"game", s.id}, {"board", s.board}, {"result", s.result},
                     {"plies", s.plies}, {"ended", s.ended}};
@@ -333,7 +359,10 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
         BoardLink* link = link_of(board);
         if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);
         ok = link->set_clock(c->white_ms, c->black_ms);
-        if (ok) (void)store_->record_note(board->name(), board->game_id(), "CLOCK", raw.dump(), now);
+        if (ok)
+            recorder_->submit([board = board->name(), game = board->game_id(), text = raw.dump(), now](Store& store) {
+                return store.record_note(board, game, "CLOCK", text, now);
+            });
     }
     if (ok && (std::holds_alternative<NewGameRequest>(request) ||
                std::holds_alternative<SetPositionRequest>(request) ||

@@ -5,11 +5,10 @@
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
 #include "drivers/core/session.hpp"
+#include "rules/flag_ruling.hpp"
 #include "rules/recon_profile.hpp"
+#include "rules/time_control.hpp"
 #include "rules/winnable.hpp"
-
-#include <fstream>
-#include <sstream>
 
 namespace eboard::daemon {
 namespace asio = boost::asio;
@@ -28,19 +27,19 @@ std::vector<std::string> square_names(Bitboard b) {
     return out;
 }
 
-// Text for the clock's display (DGT3000: 8 ASCII characters; the driver adapts it to an XL).
-std::string clock_text_for(const eboard::AlertEvent& a) {
-    switch (a.kind) {
-    case AlertKind::IllegalMove: return "illegal";
-    case AlertKind::Flag: return "flag";
-    default: return "";
-    }
-}
+const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
+
+// The texts a clock shows for an illegal move: a DGT3000 shows 8 ASCII characters, a DGT XL
+// six seven-segment digits (dgt.md 12.1, 12.4; the XL has no 'a' that reads well after
+// "illeg", so it stops there).
+constexpr const char* kIllegalDgt3000 = "illegal";
+constexpr const char* kIllegalXl = "illeg";
 
 } // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, BoardSession& session, const Config& config)
     : io_(io), session_(session), config_(config), recon_(recon_config()), tick_(io) {
+    recon_profile_ = session_.shared_profile();
     if (config.white_side == WhiteSide::Left) white_side_ = ClockSide::Left;
     if (config.white_side == WhiteSide::Right) white_side_ = ClockSide::Right;
 }
@@ -52,18 +51,7 @@ DeviceLink::~DeviceLink() {
 
 ReconConfig DeviceLink::recon_config() const {
     ReconConfig c;
-    // The board's rules profile: built in by name, else a profile file (checked at start).
-    const std::string name = board_rules(config_, session_.board_config());
-    auto profile = builtin_profile(name, config_.supervised);
-    if (!profile) {
-        std::ifstream in(name);
-        std::ostringstream text;
-        text << in.rdbuf();
-        profile = parse_profile(text.str(), config_.supervised);
-    }
-    if (profile) c.rules = recon_rules_from_profile(*profile);
-    else log_warning("board " + session_.name() + ": rules '" + name + "': " + profile.error().message +
-                     "; FIDE 2023 rules used");
+    c.rules = recon_rules_from_profile(session_.profile());
     // Art. 5.2.2, 6.9, 7.5.5: whether the opponent can still checkmate, by any legal moves.
     c.can_mate = [](const Position& pos, Color side) {
         switch (can_checkmate(pos, side)) {
@@ -99,7 +87,9 @@ void DeviceLink::arm_tick() {
     tick_.expires_after(std::chrono::milliseconds(kTickMs));
     tick_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
         if (ec || !*alive) return;
-        feed(Tick{drivers::steady_now_ms()});
+        // While the board is away its time stands still for the reconstruction: a piece that
+        // was in the air when it went is not a mismatch.
+        if (session_.connected()) feed(Tick{drivers::steady_now_ms()});
         arm_tick();
     });
 }
@@ -154,8 +144,13 @@ ClockSide DeviceLink::side_of(Color c) const {
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
+        if (!link->connected) {
+            clock_connected_ = false;
+            clock_model_ = drivers::ClockModel::None;
+            last_times_.reset();
+            session_.set_clock_times(std::nullopt);
+        }
         session_.set_connected(link->connected, now);
-        if (link->connected) restart_game();
         return;
     }
     if (const auto* c = std::get_if<drivers::SquareChanged>(&event)) {
@@ -181,24 +176,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
-        clock_connected_ = t->connected;
-        if (!t->connected) return;
-        const bool first = !last_times_;
-        const auto previous = last_times_;
-        last_times_ = *t;
-        const Color left = color_of_side(ClockSide::Left);
-        eboard::ClockTimes ct;
-        ct.t_ms = t->at_ms;
-        ct.white_ms = left == Color::White ? t->left_ms : t->right_ms;
-        ct.black_ms = left == Color::White ? t->right_ms : t->left_ms;
-        ct.running = t->running && t->turn != ClockSide::None;
-        ct.running_side = color_of_side(t->turn);
-        feed(ct);
-        auto fell = [&](bool now_flag, bool before) { return now_flag && (first || !before); };
-        if (fell(t->left_flag, previous && previous->left_flag))
-            feed(FlagFall{t->at_ms, color_of_side(ClockSide::Left)});
-        if (fell(t->right_flag, previous && previous->right_flag))
-            feed(FlagFall{t->at_ms, color_of_side(ClockSide::Right)});
+        on_clock_times(*t);
     } else if (const auto* b = std::get_if<drivers::ClockButton>(&event)) {
         // While a pawn can promote, the buttons choose the piece (Reconstructor); otherwise
         // they ask for information ([23] D.2.10.4, the speech sink).
@@ -209,10 +187,38 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         feed(eboard::ClockButton{b->at_ms, b->button});
         if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button);
     } else if (const auto* info = std::get_if<drivers::ClockInfo>(&event)) {
+        clock_model_ = info->model;
         clock_connected_ = info->model != drivers::ClockModel::None;
     } else if (const auto* done = std::get_if<drivers::ClockCommandDone>(&event)) {
         if (!done->ok) log_warning("board " + session_.name() + ": clock command failed: " + done->error);
     }
+}
+
+void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
+    clock_connected_ = t.connected;
+    if (!t.connected) {
+        last_times_.reset();
+        session_.set_clock_times(std::nullopt);
+        return;
+    }
+    const bool first = !last_times_;
+    const auto previous = last_times_;
+    last_times_ = t;
+    const Color left = color_of_side(ClockSide::Left);
+    eboard::ClockTimes ct;
+    ct.t_ms = t.at_ms;
+    ct.white_ms = left == Color::White ? t.left_ms : t.right_ms;
+    ct.black_ms = left == Color::White ? t.right_ms : t.left_ms;
+    ct.running = t.running && t.turn != ClockSide::None;
+    ct.running_side = color_of_side(t.turn);
+    session_.set_clock_times(MoveClock{ct.white_ms, ct.black_ms});
+    feed(ct);
+    // A flag is read from the clock (Art. 6.1): report the moment it shows, once.
+    auto fell = [&](bool now_flag, bool before) { return now_flag && (first || !before); };
+    if (fell(t.left_flag, previous && previous->left_flag))
+        feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
+    if (fell(t.right_flag, previous && previous->right_flag))
+        feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
 }
 
 void DeviceLink::feed(const SensorEvent& e) {
@@ -221,68 +227,132 @@ void DeviceLink::feed(const SensorEvent& e) {
     for (const auto& r : out) handle(r);
 }
 
+void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
+    std::optional<MoveClock> clock;
+    if (m.has_clock) clock = MoveClock{m.white_ms, m.black_ms};
+    const bool completed = m.completed != Completion::None;
+    const auto& game = session_.game();
+    const int ply = m.ply + ply_offset_;
+    Expected<bool> ok = true;
+    if (completed && !m.replaces && game && game->plies() == ply && game->position().last_move() == m.move)
+        ok = session_.complete(ply, clock, now);
+    else
+        ok = session_.move(ply, m.move, completed, clock, now);
+    if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
+    // A move after an illegal one: the irregularity is over, the clock shows the times again.
+    clear_clock_text();
+}
+
+void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
+    if (a.kind == AlertKind::PositionMismatch && a.cleared) {
+        clear_clock_text();
+        return;
+    }
+    AlertEvent out;
+    out.kind = to_string(a.kind);
+    out.article = a.article;
+    out.text = a.text;
+    if (a.ply > 0) out.ply = a.ply + ply_offset_;
+    out.squares = square_names(a.squares);
+    const auto& game = session_.game();
+    if (a.kind == AlertKind::IllegalMove || a.kind == AlertKind::Flag || a.kind == AlertKind::TouchMove)
+        out.player = color_name(a.player);
+    if ((a.kind == AlertKind::IllegalMove || a.kind == AlertKind::PositionMismatch) && game)
+        out.fen = game->position().fen(); // the position to restore
+    if (a.kind == AlertKind::IllegalMove) {
+        out.count = a.count;
+        if (!a.penalty.empty()) out.penalty = a.penalty;
+    }
+    if (a.kind == AlertKind::Flag && game) {
+        // Art. 6.4 then 6.9 with the profile's draw rules (club Art. 3 material rule).
+        auto tc = parse_time_control(session_.time_control());
+        const FlagRuling ruling =
+            rule_flag_fall(session_.profile(), game->position(), a.player,
+                           can_checkmate(game->position(), ~a.player), tc ? *tc : TimeControl{},
+                           session_.clock_readings(a.player));
+        out.article = ruling.article.empty() ? a.article : ruling.article;
+        out.text = ruling.text;
+        out.result = ruling.result;
+    }
+    session_.alert(out, now);
+    // The players learn of an illegal move when the profile lets them (never in claim-only
+    // regimes: it would tip off the claimant, laws.md section 18). A flag is not shown: the
+    // clock shows its own flag, and its times are the evidence (6.10.1).
+    if (a.kind == AlertKind::IllegalMove && session_.profile().illegal_visible_to_players)
+        show_on_clock(kIllegalDgt3000, kIllegalXl);
+}
+
 void DeviceLink::handle(const ReconEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* t = std::get_if<eboard::TouchEvent>(&event)) {
         if (!session_.game()) return;
         TouchEvent out{session_.name(), session_.game_id(), t->square.name(), t->lift, std::nullopt};
         if (t->piece != Piece::None) out.piece = piece_to_char(t->piece);
-        (void)session_.recorder().publish(out, now);
+        session_.recorder().publish(out, now);
     } else if (const auto* m = std::get_if<eboard::MoveEvent>(&event)) {
-        std::optional<MoveClock> clock;
-        if (m->has_clock) clock = MoveClock{m->white_ms, m->black_ms};
-        const bool completed = m->completed != Completion::None;
-        const auto& game = session_.game();
-        Expected<bool> ok = true;
-        if (completed && !m->replaces && game && game->plies() == m->ply &&
-            game->position().last_move() == m->move)
-            ok = session_.complete(m->ply, clock, now);
-        else
-            ok = session_.move(m->ply, m->move, completed, clock, now);
-        if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
-        else if (on_recorded && completed)
-            on_recorded(MoveEvent{session_.name(), session_.game_id(), m->ply, "", m->uci, m->fen, true, clock});
+        handle_move(*m, now);
     } else if (const auto* a = std::get_if<eboard::AlertEvent>(&event)) {
-        if (a->kind == AlertKind::PositionMismatch && a->cleared) return;
-        AlertEvent out;
-        out.kind = to_string(a->kind);
-        out.article = a->article;
-        out.text = a->text;
-        if (a->ply > 0) out.ply = a->ply;
-        if (a->kind == AlertKind::IllegalMove) {
-            out.count = a->count;
-            if (!a->penalty.empty()) out.penalty = a->penalty;
-            last_illegal_ = Illegal{a->player, a->penalty};
-        }
-        out.squares = square_names(a->squares);
-        session_.alert(out, now);
-        const std::string text = clock_text_for(*a);
-        if (!text.empty() && clock_connected_)
-            queue_command([text](drivers::Driver& d) {
-                if (auto* c = d.clock()) c->show_text(text, true);
-            });
+        handle_alert(*a, now);
     } else if (const auto* g = std::get_if<eboard::GameEvent>(&event)) {
-        if (restarting_) return;
-        if (g->start) {
-            auto id = session_.new_game(g->fen, now);
-            if (!id) log_warning("board " + session_.name() + ": no new game: " + id.error().message);
+        if (restarting_ || !g->start) return;
+        ply_offset_ = 0;
+        auto id = session_.new_game(g->fen, now);
+        if (!id) {
+            log_warning("board " + session_.name() + ": no new game: " + id.error().message);
+            return;
         }
+        clear_clock_text();
+        // New rules (SIGHUP) apply from this game on: the reconstruction starts it again
+        // under them, from the same start position.
+        if (session_.shared_profile() != recon_profile_) restart_game();
     } else if (const auto* r = std::get_if<eboard::ResultEvent>(&event)) {
         (void)session_.result(r->result, r->termination, false, now);
-        if (on_recorded) on_recorded(ResultEvent{session_.name(), session_.game_id(), r->result, r->termination, false});
     } else if (const auto* tb = std::get_if<TakebackEvent>(&event)) {
-        auto ok = session_.take_back(tb->ply, now);
+        auto ok = session_.take_back(tb->ply + ply_offset_, now);
         if (!ok) log_warning("board " + session_.name() + ": take back: " + ok.error().message);
+    } else if (const auto* st = std::get_if<IllegalMoveStands>(&event)) {
+        auto ok = session_.illegal_stands(st->ply + ply_offset_, st->from, st->to, st->fen, now);
+        if (!ok) log_warning("board " + session_.name() + ": illegal move that stands: " + ok.error().message);
     }
 }
 
 void DeviceLink::restart_game() {
     const auto& game = session_.game();
     if (!game) return;
+    // The rules of this game (a resumed game keeps those it started with).
+    if (session_.shared_profile() != recon_profile_) {
+        recon_ = Reconstructor(recon_config());
+        recon_profile_ = session_.shared_profile();
+        // The new reconstruction has not seen the board yet: ask for a full reading.
+        queue_command([](drivers::Driver& d) { d.request_board_dump(); });
+    }
+    // The reconstruction counts plies from the position it starts from.
+    ply_offset_ = game->plies();
     restarting_ = true;
     const std::vector<ReconEvent> out = recon_.start_game(game->position(), drivers::steady_now_ms());
     for (const auto& r : out) handle(r);
     restarting_ = false;
+    // The 7.5.5 ladder goes on from the illegal moves already recorded in this game.
+    recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
+    recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
+}
+
+void DeviceLink::show_on_clock(const std::string& dgt3000, const std::string& xl) {
+    if (!clock_connected_) return;
+    const std::string text = clock_model_ == drivers::ClockModel::DgtXl ? xl : dgt3000;
+    clock_text_shown_ = true;
+    queue_command([text](drivers::Driver& d) {
+        if (auto* c = d.clock()) c->show_text(text, true);
+    });
+}
+
+void DeviceLink::clear_clock_text() {
+    if (!clock_text_shown_) return;
+    clock_text_shown_ = false;
+    if (!clock_connected_) return;
+    queue_command([](drivers::Driver& d) {
+        if (auto* c = d.clock()) c->end_display();
+    });
 }
 
 Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_ms) {
@@ -290,12 +360,18 @@ Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_m
     const ClockSide white = side_of(Color::White);
     const std::int64_t left = white == ClockSide::Left ? white_ms : black_ms;
     const std::int64_t right = white == ClockSide::Left ? black_ms : white_ms;
-    // Set and run: the side whose turn it is keeps running (none before the first move).
+    // Set and run: if the clock was running, the clock of the player to move in the game runs
+    // (after an illegal move is put right that is the offender's again, 7.5.1); without a game
+    // the side that ran. A stopped clock stays stopped.
     drivers::ClockRun run = drivers::ClockRun::None;
-    if (last_times_ && last_times_->running)
-        run = last_times_->turn == ClockSide::Left    ? drivers::ClockRun::Left
-              : last_times_->turn == ClockSide::Right ? drivers::ClockRun::Right
-                                                      : drivers::ClockRun::None;
+    if (last_times_ && last_times_->running) {
+        ClockSide runs = last_times_->turn;
+        if (session_.game()) runs = side_of(session_.game()->position().side_to_move());
+        run = runs == ClockSide::Left    ? drivers::ClockRun::Left
+              : runs == ClockSide::Right ? drivers::ClockRun::Right
+                                         : drivers::ClockRun::None;
+    }
+    clock_text_shown_ = false; // the clock shows the new times
     queue_command([left, right, run](drivers::Driver& d) {
         if (auto* c = d.clock()) c->set_and_run(left, right, run);
     });
@@ -303,33 +379,43 @@ Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_m
 }
 
 Expected<std::string> DeviceLink::penalty(bool apply) {
-    if (!last_illegal_) return Error{"no illegal move to penalise on board " + session_.name()};
-    const Illegal illegal = *last_illegal_;
-    last_illegal_.reset();
-    if (!apply) return std::string("declined");
+    const auto pending = session_.pending_illegal();
+    if (!pending) return Error{"no illegal move awaits a decision on board " + session_.name()};
     const std::int64_t now = wall_clock_ms();
-    if (illegal.penalty == "loss" || illegal.penalty == "draw") {
-        const std::string res = illegal.penalty == "draw"          ? "1/2-1/2"
-                                : illegal.player == Color::White ? "0-1"
-                                                                 : "1-0";
+    if (!apply) {
+        session_.penalty_decided("decline", now);
+        return std::string("declined");
+    }
+    const Color offender = pending->player;
+    const std::string& p = pending->penalty;
+    std::string res;
+    if (p == "loss") res = offender == Color::White ? "0-1" : "1-0";
+    if (p == "draw") res = "1/2-1/2";
+    if (p == "win-claim" && session_.game()) {
+        // [05] C3: the opponent claims the win; a draw if he cannot checkmate.
+        const bool cannot = can_checkmate(session_.game()->position(), ~offender) == Winnability::Unwinnable;
+        res = cannot ? "1/2-1/2" : offender == Color::White ? "0-1" : "1-0";
+    }
+    if (!res.empty()) {
+        session_.penalty_decided("apply", now);
         auto ok = session_.result(res, "rules infraction", true, now);
         if (!ok) return ok.error();
-        return illegal.penalty;
+        return p;
     }
-    // "+2min", "+1min": time added to the opponent's clock (Art. 7.5.5), set and run.
+    // "+2min", "+1min": time added to the opponent's clock ([23] 7.5.5, A.3), set and run.
     std::int64_t bonus_ms = 0;
-    if (illegal.penalty.size() > 4 && illegal.penalty[0] == '+' &&
-        illegal.penalty.compare(illegal.penalty.size() - 3, 3, "min") == 0)
-        bonus_ms = std::stoll(illegal.penalty.substr(1, illegal.penalty.size() - 4)) * 60000;
-    if (bonus_ms == 0) return Error{"the profile prescribes no time penalty ('" + illegal.penalty + "')"};
-    if (!last_times_) return Error{"the clock's times are not known yet"};
+    if (p.size() > 4 && p[0] == '+' && p.compare(p.size() - 3, 3, "min") == 0)
+        bonus_ms = std::stoll(p.substr(1, p.size() - 4)) * 60000;
+    if (bonus_ms == 0) return Error{"the profile prescribes no penalty for this illegal move ('" + p + "')"};
+    if (!last_times_) return Error{"board " + session_.name() + ": the clock's times are not known"};
     const Color left = color_of_side(ClockSide::Left);
     std::int64_t white = left == Color::White ? last_times_->left_ms : last_times_->right_ms;
     std::int64_t black = left == Color::White ? last_times_->right_ms : last_times_->left_ms;
-    (illegal.player == Color::White ? black : white) += bonus_ms;
+    (offender == Color::White ? black : white) += bonus_ms;
     auto ok = set_clock(white, black);
     if (!ok) return ok.error();
-    return illegal.penalty;
+    session_.penalty_decided("apply", now);
+    return p;
 }
 
 } // namespace eboard::daemon

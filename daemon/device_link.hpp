@@ -2,6 +2,12 @@
 // a device thread) -> Reconstructor (one per board, on the event loop's thread) -> the
 // BoardSession (game, store, PGN, events). Driver events cross to the loop with asio::post;
 // driver commands (clock) cross back through a queue the device thread runs between polls.
+//
+// Unplug and replug: the driver session reports LinkStatus false/true (BOARD events); the
+// reconstruction keeps its game and takes the board's fresh dump as it takes any reading, so
+// the board's position is checked against the game when it is back (a legal move made while
+// it was away is made; anything else is a position_mismatch). While the board is away the
+// reconstruction's timers stand still.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -36,16 +42,20 @@ class DeviceLink final : public BoardLink {
     [[nodiscard]] Expected<std::string> penalty(bool apply) override;
     void restart_game() override;
 
-    /// Called on the loop's thread after each recorded MOVE/RESULT (for --simulate).
-    std::function<void(const Event&)> on_recorded;
-
   private:
     void device_thread();
     void on_driver_event(const drivers::DriverEvent& e);
+    void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
     void handle(const ReconEvent& e);
+    void handle_move(const eboard::MoveEvent& m, std::int64_t now);
+    void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
     void arm_tick();
     void queue_command(std::function<void(drivers::Driver&)> command);
+    /// The players learn of an illegal move: a short text on the clock and a beep.
+    void show_on_clock(const std::string& dgt3000, const std::string& xl);
+    /// Back to the times once the irregularity is over.
+    void clear_clock_text();
     [[nodiscard]] Color color_of_side(drivers::ClockSide side) const;
     [[nodiscard]] drivers::ClockSide side_of(Color c) const;
     [[nodiscard]] ReconConfig recon_config() const;
@@ -54,6 +64,7 @@ class DeviceLink final : public BoardLink {
     BoardSession& session_;
     const Config& config_;
     Reconstructor recon_;
+    std::shared_ptr<const Profile> recon_profile_; ///< the profile recon_ was built with
     boost::asio::steady_timer tick_;
     std::thread thread_;
     std::atomic<bool> stop_{false};
@@ -63,13 +74,13 @@ class DeviceLink final : public BoardLink {
     // Which side of the clock is White's (--white-side; auto: the first lever press).
     std::optional<drivers::ClockSide> white_side_;
     std::optional<drivers::ClockTimes> last_times_;
+    drivers::ClockModel clock_model_ = drivers::ClockModel::None;
     bool clock_connected_ = false;
+    bool clock_text_shown_ = false;
     bool restarting_ = false;
-    struct Illegal {
-        Color player = Color::White;
-        std::string penalty;
-    };
-    std::optional<Illegal> last_illegal_;
+    /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
+    /// plies count from there.
+    int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

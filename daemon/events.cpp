@@ -42,6 +42,15 @@ Expected<T> need_choice(const json& j, const char* key, const char* yes, const c
     return Error{std::string("field '") + key + "' is not " + yes + "/" + no};
 }
 
+const char* game_kind_name(GameEvent::Kind k) {
+    switch (k) {
+    case GameEvent::Kind::Start: return "start";
+    case GameEvent::Kind::End: return "end";
+    case GameEvent::Kind::Takeback: return "takeback";
+    }
+    return "start";
+}
+
 Expected<Event> move_from_json(const json& j) {
     MoveEvent m;
     m.board = opt_string(j, "board");
@@ -81,6 +90,9 @@ Expected<Event> alert_from_json(const json& j) {
     if (auto p = j.find("squares"); p != j.end() && p->is_array())
         for (const auto& s : *p)
             if (s.is_string()) a.squares.push_back(s.get<std::string>());
+    a.player = opt_string(j, "player");
+    a.result = opt_string(j, "result");
+    a.fen = opt_string(j, "fen");
     return Event{a};
 }
 
@@ -101,8 +113,9 @@ json to_json(const Event& event) {
             [](const GameEvent& e) {
                 json j{{"class", "GAME"}, {"board", e.board}};
                 put_game(j, e.game);
-                j["event"] = e.start ? "start" : "end";
+                j["event"] = game_kind_name(e.kind);
                 j["fen"] = e.fen;
+                if (e.ply) j["ply"] = *e.ply;
                 return j;
             },
             [](const TouchEvent& e) {
@@ -132,9 +145,12 @@ json to_json(const Event& event) {
                 j["article"] = e.article;
                 j["text"] = e.text;
                 if (e.ply) j["ply"] = *e.ply;
+                if (!e.player.empty()) j["player"] = e.player;
                 if (e.count) j["count"] = *e.count;
                 if (e.penalty) j["penalty"] = *e.penalty;
                 if (!e.squares.empty()) j["squares"] = e.squares;
+                if (!e.result.empty()) j["result"] = e.result;
+                if (!e.fen.empty()) j["fen"] = e.fen;
                 return j;
             },
             [](const ResultEvent& e) {
@@ -166,9 +182,15 @@ Expected<Event> event_from_json(const json& j) {
         return Event{BoardEvent{opt_string(j, "board"), *st, opt_string(j, "driver")}};
     }
     if (*cls == "GAME") {
-        auto st = need_choice<bool>(j, "event", "start", "end");
-        if (!st) return st.error();
-        return Event{GameEvent{opt_string(j, "board"), opt_string(j, "game"), *st, opt_string(j, "fen")}};
+        auto ev = need_string(j, "event");
+        if (!ev) return ev.error();
+        GameEvent g{opt_string(j, "board"), opt_string(j, "game"), GameEvent::Kind::Start,
+                    opt_string(j, "fen"), std::nullopt};
+        if (*ev == "end") g.kind = GameEvent::Kind::End;
+        else if (*ev == "takeback") g.kind = GameEvent::Kind::Takeback;
+        else if (*ev != "start") return Error{"field 'event' is not start/end/takeback"};
+        if (auto p = j.find("ply"); p != j.end() && p->is_number_integer()) g.ply = p->get<int>();
+        return Event{g};
     }
     if (*cls == "TOUCH") {
         auto act = need_choice<bool>(j, "action", "lift", "place");

@@ -16,9 +16,10 @@
 namespace eboard::daemon {
 
 /// Protocol version of the JSON lines (interfaces.md: proto_major 1). proto_minor grows with
-/// additive changes (new optional fields, new request classes).
+/// additive changes (new optional fields, new request classes; docs/client-api.md lists them):
+/// 1 = GAME `takeback`; ALERT `player`, `result` (flag) and `fen` (illegal move, mismatch).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 0;
+inline constexpr int kProtoMinor = 1;
 
 /// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
 struct MoveClock {
@@ -38,12 +39,16 @@ struct BoardEvent {
     std::string driver;
 };
 
-/// A game starts or ends; `fen` is the start position, or the final one.
+/// A game starts or ends (interfaces.md), or is taken back (our additive `takeback`: the moves
+/// after `ply` are gone; docs/client-api.md). `fen` is the start position, the final one, or
+/// the position after `ply`.
 struct GameEvent {
+    enum class Kind : std::uint8_t { Start, End, Takeback };
     std::string board;
     std::string game;
-    bool start = true;
+    Kind kind = Kind::Start;
     std::string fen;
+    std::optional<int> ply; ///< Takeback: the ply the game is back at (0 = the start position)
 };
 
 /// A piece lifted or placed (Art. 4.3; Appendix D.2.2). `square` is a name, "e4".
@@ -77,9 +82,15 @@ struct AlertEvent {
     std::string article; ///< e.g. "7.5.1"
     std::string text;
     std::optional<int> ply;
+    std::string player; ///< "white"/"black": the offender, the flag's owner ("" = none)
     std::optional<int> count;             ///< illegal_move: the player's completed illegal moves
     std::optional<std::string> penalty;   ///< illegal_move: "+2min", "loss", ...
     std::vector<std::string> squares;     ///< position_mismatch: the squares that differ
+    /// flag: the ruling of Art. 6.9 [23] (6.10 [05], club Art. 3) as a result, "1-0", "0-1",
+    /// "1/2-1/2" (empty: none, e.g. the period's quota was completed).
+    std::string result;
+    /// illegal_move, position_mismatch: the game's position the board should show (FEN).
+    std::string fen;
 };
 
 /// The game's result: at once when a rule ends it, or on a command; `confirmed` per Art. 8.7.

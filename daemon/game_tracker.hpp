@@ -5,9 +5,10 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/events.hpp"
-#include "daemon/game_record.hpp"
+#include "daemon/stored_game.hpp"
 #include "rules/expected.hpp"
 #include "rules/position.hpp"
 
@@ -19,8 +20,9 @@ class GameTracker {
     [[nodiscard]] static Expected<GameTracker> start(const std::string& board, const std::string& game,
                                                      const std::string& fen);
     /// The game as the store has it: the start position plus every recorded move (made or
-    /// completed). Errors name the first move that does not replay.
-    [[nodiscard]] static Expected<GameTracker> resume(const GameRecord& record);
+    /// completed, and illegal moves that stood). Errors name the first move that does not
+    /// replay.
+    [[nodiscard]] static Expected<GameTracker> resume(const StoredGame& record);
 
     /// The MOVE event for `move` at `ply` (made or completed), and the position follows it.
     /// If `ply` is not the next ply, the line is first taken back to ply-1 (a made move
@@ -31,28 +33,41 @@ class GameTracker {
     /// The MOVE event marking the already made move at `ply` completed.
     [[nodiscard]] Expected<MoveEvent> complete(int ply, std::optional<MoveClock> clock);
 
+    /// An illegal move that stands at `ply` ([23] A.5.2): the game continues from `fen` (the
+    /// position after it, as the reconstruction read it off the board). Returns the row the
+    /// store keeps for it (san "e2-e5", uci "e2e5"). The line is first taken back to ply-1.
+    [[nodiscard]] Expected<RecordedMove> illegal_stands(int ply, Square from, Square to,
+                                                        const std::string& fen);
+
     /// Takes the line back to `ply` (0 = the start position).
     [[nodiscard]] Expected<bool> take_back(int ply);
 
     [[nodiscard]] const Position& position() const { return pos_; }
-    [[nodiscard]] int plies() const { return plies_; }
+    [[nodiscard]] int plies() const { return static_cast<int>(rows_.size()); }
     [[nodiscard]] const std::string& game() const { return game_; }
     [[nodiscard]] const std::string& board() const { return board_; }
     [[nodiscard]] const std::string& start_fen() const { return start_fen_; }
-
-    /// "1-0"/"0-1"/"1/2-1/2" and the termination when the position ends the game by rule
-    /// (checkmate 5.1.1, stalemate 5.2.1), else nullopt.
-    [[nodiscard]] std::optional<ResultEvent> result_by_rule() const;
+    /// The FEN after `ply` (0 = the start position); "" when out of range.
+    [[nodiscard]] std::string fen_after(int ply) const;
 
   private:
+    // One ply of the line: what the store keeps of it.
+    struct Row {
+        std::string san;
+        std::string uci;
+        std::string fen;              ///< after the ply
+        std::optional<Position> stood; ///< an illegal move that stood: the position after it
+    };
     GameTracker(Position pos, std::string board, std::string game, std::string start_fen);
+    // Replays the first `ply` rows from the start position (across illegal moves that stood,
+    // which make_move cannot take back).
+    [[nodiscard]] Expected<bool> rebuild(int ply);
+
     Position pos_;
     std::string board_;
     std::string game_;
     std::string start_fen_;
-    int plies_ = 0;
-    std::string last_san_;
-    std::string last_uci_;
+    std::vector<Row> rows_;
 };
 
 } // namespace eboard::daemon

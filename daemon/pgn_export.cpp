@@ -1,62 +1,10 @@
 #include "daemon/pgn_export.hpp"
 
-#include <cstdio>
-#include <sstream>
+#include "rules/position.hpp"
 
 namespace eboard::daemon {
 
 namespace {
-
-// A tag value in PGN: backslash and quote escaped (PGN 8.1.1).
-std::string tag_value(const std::string& v) {
-    if (v.empty()) return "?";
-    std::string out;
-    for (char c : v) {
-        if (c == '\\' || c == '"') out.push_back('\\');
-        if (c == '\n' || c == '\r') c = ' ';
-        out.push_back(c);
-    }
-    return out;
-}
-
-// Side to move and fullmove number of a FEN (fields 2 and 6), for move numbers.
-void fen_counters(const std::string& fen, bool& white_to_move, int& fullmove) {
-    std::istringstream in(fen);
-    std::string placement, side, castling, ep;
-    int halfmove = 0;
-    white_to_move = true;
-    fullmove = 1;
-    in >> placement >> side >> castling >> ep >> halfmove >> fullmove;
-    white_to_move = side != "b";
-    if (fullmove < 1) fullmove = 1;
-}
-
-// Appends tokens and wraps lines at 79 columns (PGN 8.2.2: at most 79 characters).
-class Wrapper {
-  public:
-    void add(const std::string& token) {
-        if (col_ > 0 && col_ + 1 + token.size() > 79) {
-            out_ += '\n';
-            col_ = 0;
-        } else if (col_ > 0) {
-            out_ += ' ';
-            ++col_;
-        }
-        out_ += token;
-        col_ += token.size();
-    }
-    std::string take() { return std::move(out_); }
-
-  private:
-    std::string out_;
-    std::size_t col_ = 0;
-};
-
-std::string comment_text(const std::string& c) {
-    std::string out;
-    for (char ch : c) out.push_back(ch == '{' ? '(' : ch == '}' ? ')' : ch == '\n' ? ' ' : ch);
-    return out;
-}
 
 // PGN 9.8.1 allows only a few Termination values; the exact reason goes in a comment.
 std::string termination_tag(const std::string& t) {
@@ -67,68 +15,102 @@ std::string termination_tag(const std::string& t) {
     return "normal";
 }
 
-} // namespace
-
-std::string clock_text(std::int64_t ms) {
-    if (ms < 0) ms = 0;
-    const std::int64_t s = ms / 1000;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
-                  static_cast<long long>((s / 60) % 60), static_cast<long long>(s % 60));
-    return buf;
+// A comment's text: braces would end or nest the comment in some readers.
+std::string comment_text(const std::string& c) {
+    std::string out;
+    for (char ch : c) out.push_back(ch == '{' ? '(' : ch == '}' ? ')' : ch == '\n' ? ' ' : ch);
+    return out;
 }
 
-std::string to_pgn(const GameRecord& g) {
-    std::string out;
-    auto tag = [&](const char* name, const std::string& value) {
-        out += "[";
-        out += name;
-        out += " \"" + tag_value(value) + "\"]\n";
-    };
-    tag("Event", g.tags.event);
-    tag("Site", g.tags.site);
-    tag("Date", g.tags.date.empty() ? "????.??.??" : g.tags.date);
-    tag("Round", g.tags.round);
-    tag("White", g.tags.white);
-    tag("Black", g.tags.black);
-    tag("Result", g.result);
-    if (!g.tags.board.empty()) tag("Board", g.tags.board);
-    if (!g.tags.time_control.empty()) tag("TimeControl", g.tags.time_control);
-    if (g.start_fen != kStandardFen) {
-        tag("SetUp", "1");
-        tag("FEN", g.start_fen);
-    }
-    if (!g.termination.empty()) tag("Termination", termination_tag(g.termination));
-    out += "\n";
+void append_comment(std::string& to, const std::string& text) {
+    if (text.empty()) return;
+    if (!to.empty()) to += ' ';
+    to += comment_text(text);
+}
 
-    bool white = true;
-    int number = 1;
-    fen_counters(g.start_fen, white, number);
-    Wrapper w;
-    bool need_number = true; // after a comment Black's move needs "N..." (PGN 8.2.2.2)
-    for (const auto& c : g.comments) w.add("{" + comment_text(c) + "}");
+// Whole seconds, rounded down: the contract's `[%clk h:mm:ss]` (the rules writer would add a
+// fraction for a reading that is not whole).
+std::int64_t whole_seconds(std::int64_t ms) { return ms < 0 ? 0 : ms - ms % 1000; }
+
+// A start position that only Chess960 explains (X-FEN/Shredder-FEN castling).
+bool chess960_only(const std::string& fen) {
+    return !Position::from_fen(fen, false) && Position::from_fen(fen, true);
+}
+
+// A record with the game's tags, starting from `fen`.
+eboard::GameRecord new_record(const StoredGame& g, const std::string& fen) {
+    eboard::GameRecord r;
+    r.set_tag("Event", g.tags.event.empty() ? "?" : g.tags.event);
+    r.set_tag("Site", g.tags.site.empty() ? "?" : g.tags.site);
+    r.set_tag("Date", g.tags.date.empty() ? "????.??.??" : g.tags.date);
+    r.set_tag("Round", g.tags.round.empty() ? "?" : g.tags.round);
+    r.set_tag("White", g.tags.white.empty() ? "?" : g.tags.white);
+    r.set_tag("Black", g.tags.black.empty() ? "?" : g.tags.black);
+    if (!g.tags.board.empty()) r.set_tag("Board", g.tags.board);
+    if (!g.tags.time_control.empty()) r.set_tag("TimeControl", g.tags.time_control);
+    if (fen != kStandardFen) {
+        r.start_fen = fen;
+        r.chess960 = chess960_only(fen);
+    }
+    return r;
+}
+
+// Side to move of a FEN (its second field).
+bool white_to_move(const std::string& fen) {
+    const auto sp = fen.find(' ');
+    return sp == std::string::npos || fen.compare(sp + 1, 1, "b") != 0;
+}
+
+} // namespace
+
+std::string clock_text(std::int64_t ms) { return format_clock(whole_seconds(ms)); }
+
+std::vector<eboard::GameRecord> to_pgn_records(const StoredGame& g) {
+    std::vector<eboard::GameRecord> out;
+    out.push_back(new_record(g, g.start_fen));
+    for (const auto& c : g.comments) append_comment(out.back().comment, c);
+    bool white = white_to_move(g.start_fen);
     for (const auto& m : g.moves) {
-        if (white) w.add(std::to_string(number) + ".");
-        else if (need_number) w.add(std::to_string(number) + "...");
-        w.add(m.san);
-        need_number = false;
-        if (m.completed && m.clock) {
-            w.add("{[%clk " + clock_text(white ? m.clock->white_ms : m.clock->black_ms) + "]}");
-            need_number = true;
+        eboard::GameRecord& r = out.back();
+        if (m.illegal_stands) {
+            // The illegal move is no move of PGN: end this record, continue in the next one.
+            std::string note = std::string(white ? "White" : "Black") + "'s illegal move " + m.san +
+                               " stood, unclaimed before the opponent's next move; the game "
+                               "continues in the next record from the position after it";
+            std::string& where = r.moves.empty() ? r.comment : r.moves.back().comment;
+            append_comment(where, note);
+            for (const auto& c : m.comments) append_comment(where, c);
+            r.result = "*";
+            out.push_back(new_record(g, m.fen));
+            out.back().comment = "continued after an illegal move that stood (" + m.san + ")";
+            white = white_to_move(m.fen);
+            continue;
         }
-        for (const auto& c : m.comments) {
-            w.add("{" + comment_text(c) + "}");
-            need_number = true;
-        }
-        if (!white) ++number;
+        GameMove gm;
+        gm.san = m.san;
+        if (m.completed && m.clock) gm.clock_ms = whole_seconds(white ? m.clock->white_ms : m.clock->black_ms);
+        for (const auto& c : m.comments) append_comment(gm.comment, c);
+        r.moves.push_back(std::move(gm));
         white = !white;
     }
-    if (!g.termination.empty() && termination_tag(g.termination) != g.termination)
-        w.add("{" + comment_text(g.termination) + "}");
-    w.add(g.result);
-    out += w.take();
-    out += "\n";
+    eboard::GameRecord& last = out.back();
+    last.result = g.result.empty() ? "*" : g.result;
+    if (!g.termination.empty()) {
+        const std::string tag = termination_tag(g.termination);
+        last.set_tag("Termination", tag);
+        if (tag != g.termination)
+            append_comment(last.moves.empty() ? last.comment : last.moves.back().comment, g.termination);
+    }
     return out;
+}
+
+std::string to_pgn(const StoredGame& g) {
+    std::string text;
+    for (const auto& r : to_pgn_records(g)) {
+        if (!text.empty()) text += '\n';
+        text += write_pgn(r);
+    }
+    return text;
 }
 
 } // namespace eboard::daemon

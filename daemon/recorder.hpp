@@ -1,11 +1,21 @@
-// Where every event goes, in this order: the store (durable, one transaction), the game's
-// PGN file (rewritten atomically on MOVE, RESULT and GAME events), then the announcements:
-// the --events stream, the socket's watchers, the console of --simulate. An event the store
-// could not record is not announced (a completed move is durable before it is announced).
+// Where every event goes, in this order: the store (durable), the games' PGN files (rewritten
+// atomically on MOVE, RESULT and GAME events), then the announcements: the --events stream,
+// the socket's watchers, the console of --simulate, and any other sink (speech, ...). An event
+// the store could not record is not announced: a completed move is durable before it is
+// announced anywhere.
+//
+// Group commit: what is published while the event loop runs its handlers is queued, and one
+// flush (posted to the loop) records the whole queue in one transaction with one fsync, then
+// rewrites each touched game's PGN once and syncs the PGN directory once, then announces the
+// events in order. Many boards therefore share one fsync. A queue of TOUCH events only is
+// committed without waiting for the disk (it is on disk with the next durable commit).
 #pragma once
+
+#include <boost/asio/io_context.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,16 +28,25 @@ class Recorder {
   public:
     /// Gets the event and its JSON line (ending in '\n').
     using Sink = std::function<void(const Event&, const std::string& line)>;
+    /// A write of the store done in order with the events (a note, an illegal move that stood).
+    using Operation = std::function<Expected<bool>(Store&)>;
 
-    /// `pgn_dir` empty: no PGN files.
-    Recorder(Store& store, std::string pgn_dir);
+    /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once.
+    Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io = nullptr);
 
-    /// Adds an announcement sink (events file, socket, console).
+    /// Adds an announcement sink (events file, socket, console, speech).
     void add_sink(Sink sink);
 
-    /// Records, then announces. False (and an error logged) when the store failed: the event
-    /// was not announced. `time_ms` is the wall-clock time of the event (ms since the epoch).
-    bool publish(const Event& event, std::int64_t time_ms);
+    /// Queues the event: recorded, then announced, by the next flush. `time_ms` is its
+    /// wall-clock time (ms since the epoch).
+    void publish(const Event& event, std::int64_t time_ms);
+
+    /// Queues a store write in order with the events; `pgn_game` (if not empty) names a game
+    /// whose PGN is rewritten after it.
+    void submit(Operation op, std::string pgn_game = {});
+
+    /// Records and announces everything queued now. Call before reading the store.
+    void flush();
 
     /// Announces without recording (VERSION lines, replies): sinks only.
     void announce(const Event& event);
@@ -38,12 +57,34 @@ class Recorder {
     /// `<pgn-dir>/<game>.pgn`, or "" without --pgn-dir.
     [[nodiscard]] std::string pgn_path(const std::string& game) const;
 
-    [[nodiscard]] Store& store() { return store_; }
+    /// The store, with everything queued recorded first.
+    [[nodiscard]] Store& store() {
+        flush();
+        return store_;
+    }
+
+    /// Flushes so far: commits, and events recorded (for tests and benchmarks).
+    [[nodiscard]] std::uint64_t commits() const { return commits_; }
 
   private:
+    struct Item {
+        std::optional<Event> event;
+        std::int64_t time_ms = 0;
+        Operation op;
+        std::string pgn_game;
+    };
+    void schedule();
+    // Writes the PGN of `game` (no directory sync; the caller syncs once).
+    bool write_pgn_file(const std::string& game);
+
     Store& store_;
     std::string pgn_dir_;
+    boost::asio::io_context* io_;
     std::vector<Sink> sinks_;
+    std::vector<Item> queue_;
+    bool scheduled_ = false;
+    bool flushing_ = false;
+    std::uint64_t commits_ = 0;
 };
 
 /// Milliseconds since the Unix epoch, now.

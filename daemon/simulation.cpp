@@ -6,7 +6,7 @@
 
 #include "daemon/log.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
-#include "rules/handling.hpp"
+#include "daemon/simulated_player.hpp"
 #include "rules/time_control.hpp"
 
 namespace eboard::daemon {
@@ -88,8 +88,8 @@ std::string Simulation::time_control() const { return tag_or_empty(game_, "TimeC
 void Simulation::observe(const Event& event) {
     std::lock_guard lock(mutex_);
     if (const auto* g = std::get_if<GameEvent>(&event)) {
-        if (g->start) started_ = true;
-        else ended_ = true;
+        if (g->kind == GameEvent::Kind::Start) started_ = true;
+        else if (g->kind == GameEvent::Kind::End) ended_ = true;
     } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
         if (m->completed) completed_ply_ = m->ply;
     } else if (std::holds_alternative<ResultEvent>(event)) {
@@ -125,36 +125,15 @@ void Simulation::play() {
         if (!stop_ && finish_) finish_("");
         return;
     }
-    HandlingOptions o;
-    o.identity = true;  // a DGT board reports piece identity
-    o.clock = true;
-    o.seed = 1997;
-    BoardHands hands(o);
-    auto pos = game_.start_position();
-    hands.setup(*pos);
-    (void)hands.take_events(); // the emulator already shows the start position
+    auto start = game_.start_position();
+    SimulatedPlayer player(*emulator_, *start, 1997, speed_);
+    auto wait = [this](std::chrono::microseconds pause) {
+        std::unique_lock lock(mutex_);
+        return !changed_.wait_for(lock, pause, [this] { return stop_; });
+    };
     int ply = 0;
     for (const auto& gm : game_.moves) {
-        hands.play(*pos, gm.move);
-        TimeMs last = -1;
-        for (const auto& e : hands.take_events()) {
-            const TimeMs t = time_of(e);
-            if (last >= 0 && t > last) {
-                const auto wait = std::chrono::microseconds(static_cast<std::int64_t>(
-                    static_cast<double>(t - last) * 1000.0 / speed_));
-                std::unique_lock lock(mutex_);
-                if (changed_.wait_for(lock, wait, [this] { return stop_; })) return;
-            }
-            last = t;
-            if (const auto* c = std::get_if<SquareChange>(&e)) {
-                if (c->reading.occupied) emulator_->place(c->square, c->reading.piece);
-                else emulator_->lift(c->square);
-            } else if (const auto* l = std::get_if<LeverPressed>(&e)) {
-                emulator_->press_lever(l->by == Color::White ? drivers::ClockSide::Left
-                                                             : drivers::ClockSide::Right);
-            }
-        }
-        pos->make_move(gm.move);
+        if (!player.play(gm.move, wait)) return;
         ++ply;
         const int want = ply;
         if (!wait_for([this, want] { return completed_ply_ >= want || ended_; }, kMoveTimeoutMs)) {

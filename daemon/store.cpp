@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS moves(
   completed INTEGER NOT NULL,
   white_ms INTEGER,
   black_ms INTEGER,
+  stands INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY(game, ply));
 CREATE TABLE IF NOT EXISTS comments(
   game TEXT NOT NULL,
@@ -46,8 +47,10 @@ CREATE TABLE IF NOT EXISTS events(
   class TEXT NOT NULL,
   json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_game ON events(game, seq);
-PRAGMA user_version = 1;
 )sql";
+
+// Version 2 added moves.stands (an illegal move that stood, [23] A.5.2).
+constexpr int kSchemaVersion = 2;
 
 // A prepared statement, finalized on scope exit.
 class Stmt {
@@ -160,18 +163,90 @@ Expected<std::unique_ptr<Store>> Store::open(const std::filesystem::path& state_
     std::unique_ptr<Store> s(new Store(db));
     sqlite3_busy_timeout(db, 2000);
     for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
-                            "PRAGMA foreign_keys=ON;", kSchema}) {
+                            "PRAGMA foreign_keys=ON;"}) {
         auto ok = s->exec(sql);
         if (!ok) return Error{ok.error().message + " (" + path + ")"};
     }
+    if (auto ok = s->migrate(); !ok) return Error{ok.error().message + " (" + path + ")"};
     return s;
+}
+
+Expected<bool> Store::migrate() {
+    int version = 0;
+    {
+        Stmt q(db_, "PRAGMA user_version;");
+        if (q.step() == SQLITE_ROW) version = static_cast<int>(q.integer(0));
+    }
+    if (version > kSchemaVersion)
+        return Error{"store: schema version " + std::to_string(version) + " is newer than this eboardd (" +
+                     std::to_string(kSchemaVersion) + ")"};
+    if (version == kSchemaVersion) return true;
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok;
+    Expected<bool> ok = exec(kSchema);
+    if (ok && version == 1) ok = exec("ALTER TABLE moves ADD COLUMN stands INTEGER NOT NULL DEFAULT 0;");
+    if (ok) ok = exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";").c_str());
+    if (!ok) {
+        (void)exec("ROLLBACK;");
+        return ok;
+    }
+    return exec("COMMIT;");
+}
+
+Expected<bool> Store::begin() {
+    if (batch_) return true;
+    return exec("BEGIN IMMEDIATE;");
+}
+
+Expected<bool> Store::commit() {
+    if (batch_) return true;
+    return exec("COMMIT;");
+}
+
+void Store::rollback() {
+    if (batch_) {
+        batch_failed_ = true;
+        return;
+    }
+    (void)exec("ROLLBACK;");
+}
+
+Expected<bool> Store::begin_batch(bool durable) {
+    if (batch_) return Error{"store: a batch is already open"};
+    if (auto ok = exec(durable ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"); !ok) return ok;
+    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok;
+    batch_ = true;
+    batch_failed_ = false;
+    batch_durable_ = durable;
+    return true;
+}
+
+Expected<bool> Store::commit_batch() {
+    if (!batch_) return Error{"store: no batch is open"};
+    batch_ = false;
+    if (batch_failed_) {
+        (void)exec("ROLLBACK;");
+        if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+        return Error{"store: a write of the batch failed; nothing of it was recorded"};
+    }
+    auto ok = exec("COMMIT;");
+    if (!ok) (void)exec("ROLLBACK;");
+    // Every other write is durable when it returns.
+    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+    return ok;
+}
+
+void Store::rollback_batch() {
+    if (!batch_) return;
+    batch_ = false;
+    (void)exec("ROLLBACK;");
+    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
 }
 
 Expected<std::string> Store::create_game(const std::string& board, const std::string& start_fen,
                                          PgnTags tags, const std::string& rules,
                                          std::int64_t time_ms) {
     if (tags.date.empty()) tags.date = utc_day(time_ms, "%Y.%m.%d");
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (auto ok = begin(); !ok) return ok.error();
     std::int64_t seq = 1;
     {
         Stmt q(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM games;");
@@ -186,10 +261,10 @@ Expected<std::string> Store::create_game(const std::string& board, const std::st
     ins.bind(6, rules).bind(7, tags_json(tags).dump());
     if (ins.step() != SQLITE_DONE) {
         Error e = ins.error("create game");
-        (void)exec("ROLLBACK;");
+        rollback();
         return e;
     }
-    if (auto ok = exec("COMMIT;"); !ok) return ok.error();
+    if (auto ok = commit(); !ok) return ok.error();
     return std::string(id);
 }
 
@@ -208,10 +283,17 @@ Expected<bool> Store::apply_event(const Event& event) {
     } else if (const auto* r = std::get_if<ResultEvent>(&event)) {
         return set_result(r->game, r->result, r->termination, r->confirmed);
     } else if (const auto* g = std::get_if<GameEvent>(&event)) {
-        if (!g->start) {
+        if (g->kind == GameEvent::Kind::End) {
             Stmt up(db_, "UPDATE games SET ended = 1 WHERE id = ?;");
             up.bind(1, g->game);
             if (up.step() != SQLITE_DONE) return up.error("game end");
+        } else if (g->kind == GameEvent::Kind::Takeback) {
+            const std::int64_t ply = g->ply.value_or(0);
+            Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
+            del.bind(1, g->game).bind(2, ply);
+            Stmt delc(db_, "DELETE FROM comments WHERE game = ? AND after_ply > ?;");
+            delc.bind(1, g->game).bind(2, ply);
+            if (del.step() != SQLITE_DONE || delc.step() != SQLITE_DONE) return del.error("take back");
         }
     } else if (const auto* a = std::get_if<AlertEvent>(&event)) {
         if (a->ply && !a->game.empty() && is_pgn_comment(a->kind)) {
@@ -224,7 +306,7 @@ Expected<bool> Store::apply_event(const Event& event) {
 }
 
 Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (auto ok = begin(); !ok) return ok.error();
     Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ins.bind(1, time_ms).bind(2, event_board(event)).bind(3, event_game(event));
     ins.bind(4, std::string(event_class(event)));
@@ -234,10 +316,28 @@ Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
     Expected<bool> ok = ins.step() == SQLITE_DONE ? Expected<bool>(true) : Expected<bool>(ins.error("event"));
     if (ok) ok = apply_event(event);
     if (!ok) {
-        (void)exec("ROLLBACK;");
+        rollback();
         return ok.error();
     }
-    return exec("COMMIT;");
+    return commit();
+}
+
+Expected<bool> Store::record_stands(const std::string& board, const std::string& game,
+                                   const RecordedMove& move, std::int64_t time_ms) {
+    if (auto ok = begin(); !ok) return ok.error();
+    const ojson note{{"ply", move.ply}, {"move", move.san}, {"fen", move.fen}};
+    Stmt ev(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    ev.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, std::string("STANDS")).bind(5, note.dump());
+    Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply >= ?;");
+    del.bind(1, game).bind(2, std::int64_t{move.ply});
+    Stmt ins(db_, "INSERT INTO moves(game, ply, san, uci, fen, completed, stands) VALUES(?,?,?,?,?,1,1);");
+    ins.bind(1, game).bind(2, std::int64_t{move.ply}).bind(3, move.san).bind(4, move.uci).bind(5, move.fen);
+    if (ev.step() != SQLITE_DONE || del.step() != SQLITE_DONE || ins.step() != SQLITE_DONE) {
+        Error e = ins.error("illegal move that stands");
+        rollback();
+        return e;
+    }
+    return commit();
 }
 
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,
@@ -249,20 +349,6 @@ Expected<bool> Store::record_note(const std::string& board, const std::string& g
     return true;
 }
 
-Expected<bool> Store::take_back(const std::string& game, int ply) {
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
-    Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
-    del.bind(1, game).bind(2, std::int64_t{ply});
-    Stmt delc(db_, "DELETE FROM comments WHERE game = ? AND after_ply > ?;");
-    delc.bind(1, game).bind(2, std::int64_t{ply});
-    if (del.step() != SQLITE_DONE || delc.step() != SQLITE_DONE) {
-        Error e = del.error("take back");
-        (void)exec("ROLLBACK;");
-        return e;
-    }
-    return exec("COMMIT;");
-}
-
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,
                                  const std::string& termination, bool confirmed) {
     Stmt up(db_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
@@ -271,8 +357,8 @@ Expected<bool> Store::set_result(const std::string& game, const std::string& res
     return true;
 }
 
-Expected<GameRecord> Store::load(const std::string& id) const {
-    GameRecord g;
+Expected<StoredGame> Store::load(const std::string& id) const {
+    StoredGame g;
     {
         Stmt q(db_, "SELECT id, board, start_fen, rules, tags, result, termination, confirmed, "
                     "ended FROM games WHERE id = ?;");
@@ -288,7 +374,7 @@ Expected<GameRecord> Store::load(const std::string& id) const {
         g.confirmed = q.integer(7) != 0;
         g.ended = q.integer(8) != 0;
     }
-    Stmt q(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms FROM moves "
+    Stmt q(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms, stands FROM moves "
                 "WHERE game = ? ORDER BY ply;");
     q.bind(1, id);
     while (q.step() == SQLITE_ROW) {
@@ -299,6 +385,7 @@ Expected<GameRecord> Store::load(const std::string& id) const {
         m.fen = q.text(3);
         m.completed = q.integer(4) != 0;
         if (!q.is_null(5)) m.clock = MoveClock{q.integer(5), q.integer(6)};
+        m.illegal_stands = q.integer(7) != 0;
         g.moves.push_back(std::move(m));
     }
     Stmt c(db_, "SELECT after_ply, text FROM comments WHERE game = ? ORDER BY rowid;");

@@ -3,10 +3,10 @@
 // their moves with the clock times, and every event. A completed move is recorded here
 // before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
 //
-// Schema (version 1):
+// Schema (version 2; PRAGMA user_version; a version 1 file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
 //         confirmed, ended)
-//   moves(game, ply, san, uci, fen, completed, white_ms, black_ms)   -- the current line
+//   moves(game, ply, san, uci, fen, completed, white_ms, black_ms, stands) -- the current line
 //   comments(game, after_ply, text)                                 -- irregularities
 //   events(seq, time_ms, board, game, class, json)                  -- everything, in order
 #pragma once
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "daemon/events.hpp"
-#include "daemon/game_record.hpp"
+#include "daemon/stored_game.hpp"
 #include "rules/expected.hpp"
 
 struct sqlite3;
@@ -42,6 +42,16 @@ class Store {
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
 
+    /// Groups the writes that follow (record, record_note, record_stands, create_game) into one
+    /// transaction until commit_batch(): one commit, one fsync for many events (group commit).
+    /// `durable` false: synchronous=NORMAL for this commit (with WAL it survives a crash of the
+    /// process, and is on disk with the next durable commit; for TOUCH events only).
+    [[nodiscard]] Expected<bool> begin_batch(bool durable);
+    /// Commits the batch; an error (and nothing recorded) if one of its writes failed.
+    [[nodiscard]] Expected<bool> commit_batch();
+    /// Drops the batch.
+    void rollback_batch();
+
     /// Creates a game and returns its id, "YYYYMMDD-NNNN" (unique within the directory;
     /// the date is `time_ms`'s UTC day). `tags.date` is filled in if empty.
     [[nodiscard]] Expected<std::string> create_game(const std::string& board,
@@ -50,9 +60,15 @@ class Store {
 
     /// Records one event durably in one transaction: the events row, and what it changes in
     /// games/moves/comments (MOVE: the move at its ply, later plies removed; RESULT: the
-    /// result; GAME end: ended; ALERT with a ply of kind illegal_move/flag/dead_position:
-    /// a comment after the previous ply).
+    /// result; GAME end: ended; GAME takeback: the moves and comments after its ply
+    /// removed; ALERT with a ply of kind illegal_move/flag/dead_position: a comment after
+    /// the previous ply).
     [[nodiscard]] Expected<bool> record(const Event& event, std::int64_t time_ms);
+
+    /// Records an illegal move that stood ([23] A.5.2) at `move.ply` in one transaction: an
+    /// events row of class "STANDS" and the moves row (later plies removed).
+    [[nodiscard]] Expected<bool> record_stands(const std::string& board, const std::string& game,
+                                               const RecordedMove& move, std::int64_t time_ms);
 
     /// Records an arbiter's command or another internal note (class e.g. "COMMAND") in the
     /// events table only.
@@ -60,16 +76,13 @@ class Store {
                                              const std::string& cls, const std::string& json,
                                              std::int64_t time_ms);
 
-    /// Takes the game back to `ply` (the moves after it are deleted; 0 = the start position).
-    [[nodiscard]] Expected<bool> take_back(const std::string& game, int ply);
-
     /// Sets a game's result (Art. 8.7 `confirmed`) without an event; record() of a RESULT
     /// event does the same.
     [[nodiscard]] Expected<bool> set_result(const std::string& game, const std::string& result,
                                             const std::string& termination, bool confirmed);
 
     /// The whole game, moves in ply order.
-    [[nodiscard]] Expected<GameRecord> load(const std::string& id) const;
+    [[nodiscard]] Expected<StoredGame> load(const std::string& id) const;
 
     /// The games not ended, oldest first (to resume after a restart).
     [[nodiscard]] std::vector<std::string> unfinished_games() const;
@@ -83,8 +96,16 @@ class Store {
   private:
     explicit Store(sqlite3* db);
     [[nodiscard]] Expected<bool> exec(const char* sql) const;
+    [[nodiscard]] Expected<bool> migrate();
+    // A transaction of one write, unless a batch is open (then part of it).
+    [[nodiscard]] Expected<bool> begin();
+    [[nodiscard]] Expected<bool> commit();
+    void rollback();
     [[nodiscard]] Expected<bool> apply_event(const Event& event);
     sqlite3* db_;
+    bool batch_ = false;
+    bool batch_failed_ = false;
+    bool batch_durable_ = true;
 };
 
 } // namespace eboard::daemon

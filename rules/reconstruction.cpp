@@ -393,6 +393,10 @@ int Reconstructor::illegal_count(Color c) const noexcept {
     return impl_->illegal_counts[static_cast<std::size_t>(c)];
 }
 
+void Reconstructor::set_illegal_count(Color c, int count) noexcept {
+    impl_->illegal_counts[static_cast<std::size_t>(c)] = count < 0 ? 0 : count;
+}
+
 std::size_t Reconstructor::memory_bytes() const noexcept {
     const Impl& I = *impl_;
     std::size_t n = sizeof(Reconstructor) + sizeof(Impl);

@@ -181,6 +181,9 @@ class Reconstructor {
     [[nodiscard]] bool rotated() const noexcept;
     /// The player's completed illegal moves in this game.
     [[nodiscard]] int illegal_count(Color c) const noexcept;
+    /// Restores the player's count of completed illegal moves after start_game() (a daemon
+    /// that resumes a game, or an arbiter's take-back: the 7.5.5 ladder goes on from it).
+    void set_illegal_count(Color c, int count) noexcept;
     /// Bytes used by this reconstructor, its game record included (for the memory budget).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 

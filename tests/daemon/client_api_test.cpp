@@ -144,8 +144,13 @@ TEST_CASE("client api: a client that never reads is dropped and does not stall t
     (void)active.line();
     active.send("{\"class\":\"WATCH\"}\n");
     CHECK(active.json()["class"] == "WATCH");
-    const std::string line = to_line(AlertEvent{"t1", "g", "position_mismatch", "7.4",
-                                                std::string(1000, 'x'), {}, {}, {}, {}});
+    AlertEvent big;
+    big.board = "t1";
+    big.game = "g";
+    big.kind = "position_mismatch";
+    big.article = "7.4";
+    big.text = std::string(1000, 'x');
+    const std::string line = to_line(big);
     // Far more than the kernel buffer plus kMaxQueuedBytes; the active client reads as it goes.
     const int n = 4 * static_cast<int>(ClientServer::kMaxQueuedBytes / line.size());
     std::thread reader([&] {

@@ -7,15 +7,18 @@ using namespace eboard::daemon;
 TEST_CASE("events: VERSION is the first line's shape, proto_major 1") {
     CHECK(to_line(version_event()) ==
           "{\"class\":\"VERSION\",\"release\":\"" + version_event().release +
-              "\",\"proto_major\":1,\"proto_minor\":0}\n");
+              "\",\"proto_major\":1,\"proto_minor\":" + std::to_string(kProtoMinor) + "}\n");
 }
 
 TEST_CASE("events: exact JSON of each class") {
     CHECK(to_line(BoardEvent{"table1", true, "dgt"}) ==
           "{\"class\":\"BOARD\",\"board\":\"table1\",\"state\":\"connected\",\"driver\":\"dgt\"}\n");
     CHECK(to_line(BoardEvent{"table1", false, "dgt"}).find("\"state\":\"disconnected\"") != std::string::npos);
-    CHECK(to_line(GameEvent{"t", "g1", true, "8/8/8/8/8/8/8/K6k w - - 0 1"}) ==
+    CHECK(to_line(GameEvent{"t", "g1", GameEvent::Kind::Start, "8/8/8/8/8/8/8/K6k w - - 0 1", std::nullopt}) ==
           "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"start\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\"}\n");
+    // Our additive take-back (proto_minor 1): the ply the game is back at.
+    CHECK(to_line(GameEvent{"t", "g1", GameEvent::Kind::Takeback, "8/8/8/8/8/8/8/K6k w - - 0 1", 0}) ==
+          "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"takeback\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"ply\":0}\n");
     CHECK(to_line(TouchEvent{"t", "g1", "e2", true, 'P'}) ==
           "{\"class\":\"TOUCH\",\"board\":\"t\",\"game\":\"g1\",\"square\":\"e2\",\"action\":\"lift\",\"piece\":\"P\"}\n");
     MoveEvent m{"t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000}};
@@ -31,11 +34,25 @@ TEST_CASE("events: exact JSON of each class") {
     a.article = "7.5.1";
     a.text = "illegal move";
     a.ply = 12;
+    a.player = "white";
     a.count = 1;
     a.penalty = "+2min";
+    a.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
     CHECK(to_line(a) ==
           "{\"class\":\"ALERT\",\"board\":\"t\",\"game\":\"g1\",\"kind\":\"illegal_move\",\"article\":\"7.5.1\","
-          "\"text\":\"illegal move\",\"ply\":12,\"count\":1,\"penalty\":\"+2min\"}\n");
+          "\"text\":\"illegal move\",\"ply\":12,\"player\":\"white\",\"count\":1,\"penalty\":\"+2min\","
+          "\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\"}\n");
+    AlertEvent flag;
+    flag.board = "t";
+    flag.game = "g1";
+    flag.kind = "flag";
+    flag.article = "6.9";
+    flag.text = "White's flag fell";
+    flag.player = "white";
+    flag.result = "0-1";
+    CHECK(to_line(flag) ==
+          "{\"class\":\"ALERT\",\"board\":\"t\",\"game\":\"g1\",\"kind\":\"flag\",\"article\":\"6.9\","
+          "\"text\":\"White's flag fell\",\"player\":\"white\",\"result\":\"0-1\"}\n");
 }
 
 TEST_CASE("events: fields without a value are left out, never null") {
@@ -69,9 +86,14 @@ TEST_CASE("events: JSON reads back to the same event") {
     a.article = "7.4";
     a.text = "x";
     a.squares = {"e2", "e4"};
+    a.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
     auto back2 = event_from_json(to_json(a));
     REQUIRE(back2.has_value());
     CHECK(to_line(*back2) == to_line(a));
+    GameEvent tb{"t", "g", GameEvent::Kind::Takeback, "fen", 4};
+    auto back3 = event_from_json(to_json(tb));
+    REQUIRE(back3.has_value());
+    CHECK(to_line(*back3) == to_line(tb));
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"MOVE\"}")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("[1,2]")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"NOPE\"}")).has_value());

@@ -4,10 +4,8 @@
 // (Art. 7.5.5, FIDE Laws 2023). Waits are on events and on the emulator's state, never sleeps.
 #include <catch2/catch.hpp>
 
-#include "tests/support/test_io.hpp"
+#include "tests/support/process.hpp"
 
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
@@ -25,32 +23,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Line {
-    int fd = -1;
-    eboard::test::FdLineReader reader{-1};
-    explicit Line(const std::string& path) {
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_un a{};
-        a.sun_family = AF_UNIX;
-        std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
-        REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-        reader = eboard::test::FdLineReader(fd);
+using eboard::test::LineSocket;
+
+// The next object on `s` of class `cls` (others skipped).
+ojson next_of(LineSocket& s, const std::string& cls) {
+    for (;;) {
+        auto l = s.line();
+        REQUIRE(l.has_value()); // the daemon hung up or said nothing in time
+        ojson j = ojson::parse(*l);
+        if (j["class"] == cls) return j;
     }
-    ~Line() { close(fd); }
-    void send(const std::string& s) { REQUIRE(write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
-    ojson next() {
-        const std::string l = reader.line();
-        REQUIRE(!l.empty()); // "" = the daemon hung up
-        return ojson::parse(l);
-    }
-    // The next object of class `cls` (others skipped).
-    ojson next_of(const std::string& cls) {
-        for (;;) {
-            ojson j = next();
-            if (j["class"] == cls) return j;
-        }
-    }
-};
+}
+
+ojson next(LineSocket& s) {
+    auto l = s.line();
+    REQUIRE(l.has_value());
+    return ojson::parse(*l);
+}
 
 } // namespace
 
@@ -62,13 +51,8 @@ TEST_CASE("7.5.1 an illegal move completed on the clock: ALERT, clock text and b
     drivers::emu::DgtEmulator board(eo);
 
     // Readiness: READY=1 on our own $NOTIFY_SOCKET, as systemd would see it.
-    const std::string notify_path = (dir / "notify").string();
-    const int notify = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    sockaddr_un na{};
-    na.sun_family = AF_UNIX;
-    std::strncpy(na.sun_path, notify_path.c_str(), sizeof na.sun_path - 1);
-    REQUIRE(bind(notify, reinterpret_cast<sockaddr*>(&na), sizeof na) == 0);
-    setenv("NOTIFY_SOCKET", notify_path.c_str(), 1);
+    eboard::test::NotifySocket notify((dir / "notify").string());
+    setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
 
     Config c;
     c.boards.push_back(BoardConfig{"dgt:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
@@ -78,29 +62,27 @@ TEST_CASE("7.5.1 an illegal move completed on the clock: ALERT, clock text and b
     Daemon daemon(c);
     int status = -1;
     std::thread loop([&] { status = daemon.run(); });
-    char msg[256] = {};
-    REQUIRE(recv(notify, msg, sizeof msg - 1, 0) > 0);
+    REQUIRE(notify.wait_for("READY=1"));
     unsetenv("NOTIFY_SOCKET");
-    close(notify);
 
-    Line watch(c.socket);
-    CHECK(watch.next()["class"] == "VERSION");
+    LineSocket watch(c.socket);
+    CHECK(next(watch)["class"] == "VERSION");
     watch.send("{\"class\":\"WATCH\"}\n");
-    CHECK(watch.next()["class"] == "WATCH");
+    CHECK(next(watch)["class"] == "WATCH");
     // The board shows the start position: a game starts (unless it started before we watched).
-    Line ctl(c.socket);
-    (void)ctl.next();
+    LineSocket ctl(c.socket);
+    (void)next(ctl);
     for (;;) {
         ctl.send("{\"class\":\"BOARDS\"}\n");
-        const ojson b = ctl.next_of("BOARDS");
+        const ojson b = next_of(ctl, "BOARDS");
         if (b["boards"][0].contains("game")) break;
-        (void)watch.next(); // wait for the next event before asking again
+        (void)next(watch); // wait for the next event before asking again
     }
 
     // White moves the e2 pawn to e5 (illegal) and presses the clock.
     board.move(Square::parse("e2"), Square::parse("e5"));
     board.press_lever(drivers::ClockSide::Left);
-    const ojson alert = watch.next_of("ALERT");
+    const ojson alert = next_of(watch, "ALERT");
     CHECK(alert["kind"] == "illegal_move");
     CHECK(alert["article"] == "7.5.1");
     CHECK(alert["count"] == 1);
@@ -112,14 +94,14 @@ TEST_CASE("7.5.1 an illegal move completed on the clock: ALERT, clock text and b
     // The arbiter applies the penalty: Black's clock gets 2 more minutes, set and run.
     const auto before = board.clock().times;
     ctl.send("{\"class\":\"PENALTY\",\"board\":\"t1\",\"decision\":\"apply\"}\n");
-    const ojson ok = ctl.next();
+    const ojson ok = next(ctl);
     CHECK(ok["class"] == "OK");
     CHECK(ok["penalty"] == "+2min");
     CHECK(board.wait_until([&](const drivers::emu::DgtBoardEmu& m) {
         return m.clock().state().times.right_ms >= before.right_ms + 110 * 1000;
     }, 5000));
     ctl.send("{\"class\":\"PENALTY\",\"board\":\"t1\",\"decision\":\"apply\"}\n");
-    CHECK(ctl.next()["class"] == "ERROR"); // nothing left to penalise
+    CHECK(next(ctl)["class"] == "ERROR"); // nothing left to penalise
 
     boost::asio::post(daemon.io(), [&] { daemon.stop(); });
     loop.join();

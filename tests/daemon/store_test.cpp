@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "daemon/atomic_file.hpp"
+#include "daemon/game_tracker.hpp"
+#include "rules/pgn.hpp"
 #include "daemon/pgn_export.hpp"
 #include "daemon/store.hpp"
 
@@ -69,7 +71,7 @@ TEST_CASE("store: games, moves made then completed, result, in order") {
     CHECK_FALSE(g->moves[1].completed);
     CHECK(store->unfinished_games() == std::vector<std::string>{*id});
     REQUIRE(store->record(ResultEvent{"t1", *id, "1-0", "resignation", true}, 4).has_value());
-    REQUIRE(store->record(GameEvent{"t1", *id, false, "fen"}, 5).has_value());
+    REQUIRE(store->record(GameEvent{"t1", *id, GameEvent::Kind::End, "fen", std::nullopt}, 5).has_value());
     CHECK(store->unfinished_games().empty());
     CHECK(store->load(*id)->result == "1-0");
     CHECK(store->game_events(*id).size() == 5);
@@ -88,8 +90,9 @@ TEST_CASE("store: a made move replaced at the same ply drops the later ones, tak
     auto g = store->load(id);
     REQUIRE(g->moves.size() == 2);
     CHECK(g->moves[1].san == "c5");
-    REQUIRE(store->take_back(id, 1).has_value());
+    REQUIRE(store->record(GameEvent{"t1", id, GameEvent::Kind::Takeback, "fen", 1}, 5).has_value());
     CHECK(store->load(id)->moves.size() == 1);
+    CHECK(store->game_events(id).back().find("\"event\":\"takeback\"") != std::string::npos);
 }
 
 TEST_CASE("store: a completed move survives kill -9 of the recording process") {
@@ -150,16 +153,16 @@ TEST_CASE("atomic PGN rewrite: the file is replaced whole, no temporary left") {
 }
 
 TEST_CASE("PGN export: Seven Tag Roster, TimeControl, [%clk] per completed move, * in progress") {
-    GameRecord g;
+    StoredGame g;
     g.tags.event = "Match";
     g.tags.date = "1997.05.11";
     g.tags.white = "Deep Blue";
     g.tags.black = "Kasparov, Garry";
     g.tags.board = "table1";
     g.tags.time_control = "40/7200:3600";
-    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{7199000, 7200000}, {}});
-    g.moves.push_back({2, "c6", "c7c6", "", true, MoveClock{7199000, 7190500}, {}});
-    g.moves.push_back({3, "d4", "d2d4", "", false, std::nullopt, {}});
+    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{7199000, 7200000}, {}, false});
+    g.moves.push_back({2, "c6", "c7c6", "", true, MoveClock{7199000, 7190500}, {}, false});
+    g.moves.push_back({3, "d4", "d2d4", "", false, std::nullopt, {}, false});
     CHECK(to_pgn(g) ==
           "[Event \"Match\"]\n[Site \"?\"]\n[Date \"1997.05.11\"]\n[Round \"?\"]\n"
           "[White \"Deep Blue\"]\n[Black \"Kasparov, Garry\"]\n[Result \"*\"]\n[Board \"table1\"]\n"
@@ -168,11 +171,11 @@ TEST_CASE("PGN export: Seven Tag Roster, TimeControl, [%clk] per completed move,
 }
 
 TEST_CASE("PGN export: an irregularity is a comment, never a move, lines stay within 79") {
-    GameRecord g;
+    StoredGame g;
     g.start_fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40";
     g.result = "1/2-1/2";
-    g.moves.push_back({1, "Kd7", "e8d7", "", true, std::nullopt, {"illegal move {Ke2} by White"}});
-    for (int i = 0; i < 30; ++i) g.moves.push_back({i + 2, "Ke2", "x", "", true, std::nullopt, {}});
+    g.moves.push_back({1, "Kd7", "e8d7", "", true, std::nullopt, {"illegal move {Ke2} by White"}, false});
+    for (int i = 0; i < 30; ++i) g.moves.push_back({i + 2, "Ke2", "x", "", true, std::nullopt, {}, false});
     const std::string pgn = to_pgn(g);
     CHECK(pgn.find("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]") != std::string::npos);
     CHECK(pgn.find("40... Kd7 {illegal move (Ke2) by White} 41. Ke2") != std::string::npos);
@@ -182,10 +185,10 @@ TEST_CASE("PGN export: an irregularity is a comment, never a move, lines stay wi
 }
 
 TEST_CASE("PGN export: Termination takes a PGN value, the exact reason goes in a comment") {
-    GameRecord g;
+    StoredGame g;
     g.result = "0-1";
     g.termination = "checkmate";
-    g.moves.push_back({1, "f3", "f2f3", "", true, std::nullopt, {}});
+    g.moves.push_back({1, "f3", "f2f3", "", true, std::nullopt, {}, false});
     std::string pgn = to_pgn(g);
     CHECK(pgn.find("[Termination \"normal\"]") != std::string::npos);
     CHECK(pgn.find("1. f3 {checkmate} 0-1\n") != std::string::npos);
@@ -195,4 +198,76 @@ TEST_CASE("PGN export: Termination takes a PGN value, the exact reason goes in a
     pgn = to_pgn(g);
     CHECK(pgn.find("[Termination \"rules infraction\"]") != std::string::npos);
     CHECK(pgn.find("{rules infraction}") == std::string::npos);
+}
+
+TEST_CASE("PGN export: [%clk] is whole seconds, rounded down (the rules writer adds no fraction)") {
+    StoredGame g;
+    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{299999, 300000}, {}, false});
+    CHECK(to_pgn(g).find("1. e4 {[%clk 0:04:59]} *") != std::string::npos);
+}
+
+TEST_CASE("A.5.2 an illegal move that stood: never a move, a comment and a continuation record") {
+    // 1. e4 e5, then White's illegal Ke1-e3 stands, then Black replies ...Nc6 and White Kd3.
+    StoredGame g;
+    g.tags.white = "A";
+    g.tags.board = "t1";
+    g.result = "0-1";
+    g.termination = "resignation";
+    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{60000, 60000}, {}, false});
+    g.moves.push_back({2, "e5", "e7e5", "", true, MoveClock{60000, 59000}, {"illegal move by White"}, false});
+    g.moves.push_back({3, "e1-e3", "e1e3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2",
+                       true, std::nullopt, {}, true});
+    g.moves.push_back({4, "Nc6", "b8c6", "", true, MoveClock{50000, 58000}, {}, false});
+    g.moves.push_back({5, "Kd3", "e3d3", "", false, std::nullopt, {}, false});
+    const auto records = to_pgn_records(g);
+    REQUIRE(records.size() == 2);
+    CHECK(records[0].result == "*");
+    REQUIRE(records[0].moves.size() == 2);
+    CHECK(records[0].moves[1].comment.find("White's illegal move e1-e3 stood") != std::string::npos);
+    CHECK(records[1].start_fen == "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2");
+    CHECK(records[1].result == "0-1");
+    CHECK(*records[1].tag("White") == "A");
+    CHECK(*records[1].tag("Termination") == "normal");
+    // Both records read back as legal games (what standard tools check), in order.
+    const std::string pgn = to_pgn(g);
+    eboard::PgnReader reader(pgn);
+    auto first = reader.next();
+    REQUIRE(first.has_value());
+    REQUIRE(first->has_value());
+    CHECK(first->value().moves.size() == 2);
+    auto second = reader.next();
+    REQUIRE(second.has_value());
+    REQUIRE(second->has_value());
+    REQUIRE(second->value().moves.size() == 2);
+    CHECK(second->value().moves[0].san == "Nc6");
+    CHECK(second->value().moves[0].clock_ms == 58000);
+    CHECK(second->value().result == "0-1");
+    CHECK_FALSE(reader.next().has_value());
+    CHECK(pgn.find("e1-e3 ") == pgn.find("e1-e3 stood")); // only in comments
+}
+
+TEST_CASE("store: an illegal move that stood is kept, and the game resumes across it") {
+    TempDir dir;
+    auto store = open_store(dir.path);
+    auto id = *store->create_game("t1", kStandardFen, {}, "fide-2023-rapid", 0);
+    REQUIRE(store->record(move(id, 1, "e4", "e2e4", true), 1).has_value());
+    REQUIRE(store->record(move(id, 2, "e5", "e7e5", true), 2).has_value());
+    auto tracker = GameTracker::resume(*store->load(id));
+    REQUIRE(tracker.has_value());
+    auto row = tracker->illegal_stands(3, eboard::Square::parse("e1"), eboard::Square::parse("e3"),
+                                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2");
+    REQUIRE(row.has_value());
+    REQUIRE(store->record_stands("t1", id, *row, 3).has_value());
+    auto reply = tracker->play(4, eboard::move_from_uci(tracker->position(), "b8c6"), true, std::nullopt);
+    REQUIRE(reply.has_value());
+    REQUIRE(store->record(*reply, 4).has_value());
+    auto g = store->load(id);
+    REQUIRE(g->moves.size() == 4);
+    CHECK(g->moves[2].illegal_stands);
+    auto again = GameTracker::resume(*g);
+    REQUIRE(again.has_value());
+    CHECK(again->position().fen() == tracker->position().fen());
+    // Taken back across the illegal move: the line before it.
+    REQUIRE(again->take_back(2).has_value());
+    CHECK(again->position().fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
 }

@@ -1,6 +1,7 @@
 // What eboardd records of one game: its tags, start position and the moves as they were made
 // and completed, with the clock times. The store (daemon/store.hpp) keeps it; the PGN export
-// (daemon/pgn_export.hpp) renders it.
+// (daemon/pgn_export.hpp) turns it into the rules core's eboard::GameRecord and writes it with
+// eboard::write_pgn (rules/pgn.hpp).
 #pragma once
 
 #include <optional>
@@ -30,16 +31,20 @@ struct PgnTags {
 /// One move of the game as the reconstruction reported it.
 struct RecordedMove {
     int ply = 0;
-    std::string san;
-    std::string uci;
+    std::string san; ///< SAN; for an illegal move that stands, its squares ("e2-e5")
+    std::string uci; ///< UCI; for an illegal move that stands, its squares ("e2e5")
     std::string fen; ///< after the move
     bool completed = false;
     std::optional<MoveClock> clock; ///< what the clock showed when it was completed
     std::vector<std::string> comments; ///< irregularities after this move (never moves)
+    /// An illegal move that stood because nobody claimed it before the opponent's next move
+    /// ([23] A.5.2, [05] B6/C3, club Art. 6). It never appears as a move in the PGN: the game
+    /// continues from `fen` in a continuation record (SetUp/FEN).
+    bool illegal_stands = false;
 };
 
 /// A game: start position, tags, moves, result.
-struct GameRecord {
+struct StoredGame {
     std::string id;
     std::string board;
     PgnTags tags;
