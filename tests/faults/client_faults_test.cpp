@@ -11,7 +11,7 @@
 using namespace eboard;
 using namespace eboard::test;
 
-TEST_CASE("faults: a client that connects and never reads is dropped; the daemon keeps serving the others") {
+TEST_CASE("a client that connects and never reads is dropped, the daemon keeps serving the others") {
     TempDir dir("eboardd-slow");
     EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 6), 21, 150);
     const std::string socket = (dir.path / "s").string();

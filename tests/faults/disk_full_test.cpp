@@ -56,7 +56,7 @@ int announced_plies(DaemonUnderTest& d, const std::string& board) {
 
 } // namespace
 
-TEST_CASE("faults: a full disk under --state-dir; a clear error, nothing announced unrecorded or corrupted, recording resumes") {
+TEST_CASE("a full disk under --state-dir, a clear error, nothing announced unrecorded or corrupted, recording resumes") {
     TempDir dir("eboardd-full");
     const fs::path state = dir.path / "state";
     fs::create_directories(state);

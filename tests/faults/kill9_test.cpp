@@ -112,7 +112,7 @@ int round_with_kills(int first, int n, std::mt19937_64& random, KillWindow windo
 
 } // namespace
 
-TEST_CASE("faults: kill -9 at random moments during four-board replays; no completed move lost, every PGN equals its source") {
+TEST_CASE("kill -9 at random moments during four-board replays, no completed move lost, every PGN equals its source") {
     const int games = env_int("EBOARD_FAULT_GAMES", 12);
     const auto seed = static_cast<std::uint64_t>(env_int("EBOARD_FAULT_SEED", 20261123));
     std::mt19937_64 random(seed);

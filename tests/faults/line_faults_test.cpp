@@ -49,7 +49,7 @@ constexpr std::uint8_t kFieldUpdate = 0x8e; // DGT_MSG_FIELD_UPDATE: 8e 00 05 sq
 
 } // namespace
 
-TEST_CASE("faults: a board disconnected in the middle of a message; the game resumes when it is back") {
+TEST_CASE("a board disconnected in the middle of a message, the game resumes when it is back") {
     TempDir dir("eboardd-cut");
     EmulatedBoard t1("t1", dir.path / "t1-board", source_game("kasparov-deep-blue-1997.pgn", 1), 11, 150);
     auto line = std::make_unique<FaultyLine>((dir.path / "t1-board").string());
@@ -84,7 +84,7 @@ TEST_CASE("faults: a board disconnected in the middle of a message; the game res
     check_pgn(d, dir.path, t1);
 }
 
-TEST_CASE("faults: a board streaming garbage at full speed; the daemon stays responsive and bounded, the next valid message is decoded") {
+TEST_CASE("a board streaming garbage at full speed, the daemon stays responsive and bounded, the next valid message is decoded") {
     // Under ASan, freed memory sits in a quarantine (256 MB by default) and would count as
     // growth: keep it small in the daemon, so that RSS shows what the daemon itself holds.
     const char* asan = std::getenv("ASAN_OPTIONS");
