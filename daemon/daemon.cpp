@@ -176,7 +176,9 @@ void Daemon::wait_signals() {
     signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
         if (ec) return;
         if (signo == SIGHUP) {
+            notify_reloading();
             reload();
+            notify_ready(status_text()); // reloaded, or kept as it was (the error is logged)
             wait_signals();
             return;
         }
@@ -348,7 +350,8 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     } else if (const auto* t = std::get_if<TakebackRequest>(&request)) {
         ok = board->take_back(t->ply, now);
     } else if (const auto* r = std::get_if<ResultRequest>(&request)) {
-        ok = board->result(r->result, r->termination, r->confirmed, now);
+        ok = board->check_result_command(r->result, r->termination);
+        if (ok) ok = board->result(r->result, r->termination, r->confirmed, now);
     } else if (const auto* pen = std::get_if<PenaltyRequest>(&request)) {
         BoardLink* link = link_of(board);
         if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);

@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
+
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
 #include "drivers/core/session.hpp"
@@ -35,6 +37,18 @@ const char* color_name(Color c) { return c == Color::White ? "white" : "black"; 
 constexpr const char* kIllegalDgt3000 = "illegal";
 constexpr const char* kIllegalXl = "illeg";
 
+// The move (per player) from which the game is in a quickplay finish, 0 for never: the last
+// period, in which all remaining moves are made in a fixed time, when it has no increment and
+// no delay ([01]/[05] Art. 10, [23] Guidelines III) and the profile has one (not in blitz).
+int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
+    if (!profile.quickplay_allowed) return 0;
+    auto tc = parse_time_control(tc_text);
+    if (!tc || tc->kind != TimeControl::Kind::Periods || tc->periods.empty()) return 0;
+    const TimePeriod& last = tc->periods.back();
+    if (last.moves != 0 || last.increment_ms != 0 || last.delay_ms != 0) return 0;
+    return tc->first_move_of_period(static_cast<int>(tc->periods.size()) - 1);
+}
+
 } // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, BoardSession& session, const Config& config)
@@ -61,6 +75,7 @@ ReconConfig DeviceLink::recon_config() const {
         }
     };
     c.clock = config_.clock == ClockMode::Board;
+    c.quickplay_finish = quickplay_from_move(session_.profile(), session_.time_control()) == 1;
     c.tactile = session_.board_config().access.tactile; // App. D.2.2-D.2.3 (speech_config.hpp)
     c.illegal_immediate = config_.illegal_feedback == IllegalFeedback::Immediate;
     c.mismatch_grace_ms = static_cast<TimeMs>(config_.mismatch_grace_s * 1000.0);
@@ -239,6 +254,7 @@ void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
     else
         ok = session_.move(ply, m.move, completed, clock, now);
     if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
+    if (completed) update_quickplay();
     // A move after an illegal one: the irregularity is over, the clock shows the times again.
     clear_clock_text();
 }
@@ -332,9 +348,22 @@ void DeviceLink::restart_game() {
     const std::vector<ReconEvent> out = recon_.start_game(game->position(), drivers::steady_now_ms());
     for (const auto& r : out) handle(r);
     restarting_ = false;
+    update_quickplay();
     // The 7.5.5 ladder goes on from the illegal moves already recorded in this game.
     recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
     recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
+}
+
+void DeviceLink::update_quickplay() {
+    const auto& game = session_.game();
+    const int from = quickplay_from_move(session_.profile(), session_.time_control());
+    if (!game || from <= 1) return;
+    // Both players are in the last period once each has made the moves before it.
+    const int plies = game->plies();
+    const bool white_first = game->start_fen().find(" b ") == std::string::npos;
+    const int white = white_first ? (plies + 1) / 2 : plies / 2;
+    const int black = plies - white;
+    if (std::min(white, black) + 1 >= from) recon_.set_quickplay_finish(true);
 }
 
 void DeviceLink::show_on_clock(const std::string& dgt3000, const std::string& xl) {

@@ -51,6 +51,8 @@ class DeviceLink final : public BoardLink {
     void handle_move(const eboard::MoveEvent& m, std::int64_t now);
     void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
     void arm_tick();
+    /// The game entered its quickplay finish: the profile's quickplay ladder applies.
+    void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
     /// The players learn of an illegal move: a short text on the clock and a beep.
     void show_on_clock(const std::string& dgt3000, const std::string& xl);

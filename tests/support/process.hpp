@@ -19,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eboard::test {
@@ -116,11 +117,13 @@ class NotifySocket {
 };
 
 /// A child process of `binary` with `args`; its stdout is a pipe read line by line, its stderr
-/// goes to `stderr_path` (default /dev/null). Killed (SIGKILL) if still running at the end.
+/// goes to `stderr_path` (default /dev/null); `env` adds environment variables. Killed
+/// (SIGKILL) if still running at the end.
 class Process {
   public:
     Process(const std::string& binary, std::vector<std::string> args, const std::string& notify_socket = "",
-            const std::string& stderr_path = "/dev/null") {
+            const std::string& stderr_path = "/dev/null",
+            const std::vector<std::pair<std::string, std::string>>& env = {}) {
         int p[2];
         if (::pipe2(p, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
         pid_ = ::fork();
@@ -129,6 +132,7 @@ class Process {
             ::dup2(p[1], STDOUT_FILENO);
             if (!notify_socket.empty()) ::setenv("NOTIFY_SOCKET", notify_socket.c_str(), 1);
             else ::unsetenv("NOTIFY_SOCKET");
+            for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
             const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
             if (err >= 0) ::dup2(err, STDERR_FILENO);
             std::vector<char*> argv;
