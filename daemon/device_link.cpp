@@ -19,7 +19,13 @@ using drivers::ClockSide;
 namespace {
 
 constexpr int kTickMs = 50;          // Tick to the reconstructor (settle and grace periods)
-constexpr int kPollMs = 20;          // device thread: longest wait for input
+// Device thread: longest wait for input, hence also the longest a queued clock command waits
+// (the DGT driver's own timers tick every 50 ms anyway).
+constexpr int kPollMs = 50;
+// Ticks go on this long after the board's last input: the reconstruction's timers (bounce,
+// settle, press grace, the mismatch grace) all count from an input; a running clock's time
+// reports (every second) are inputs too.
+constexpr std::int64_t kTickWindowMs = 2000;
 constexpr int kReconnectMs = 1000;   // device absent: try again after
 
 std::vector<std::string> square_names(Bitboard b) {
@@ -85,9 +91,10 @@ ReconConfig DeviceLink::recon_config() const {
 void DeviceLink::start() {
     // A game taken up from the store: the reconstruction starts from it, and the board is
     // checked against it before any move counts.
+    stop_ = false;
+    last_input_ms_ = drivers::steady_now_ms();
     restart_game();
     arm_tick();
-    stop_ = false;
     thread_ = std::thread([this] { device_thread(); });
 }
 
@@ -99,13 +106,19 @@ void DeviceLink::stop() {
 }
 
 void DeviceLink::arm_tick() {
+    ticking_ = true;
     tick_.expires_after(std::chrono::milliseconds(kTickMs));
     tick_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
         if (ec || !*alive) return;
+        const std::int64_t now = drivers::steady_now_ms();
         // While the board is away its time stands still for the reconstruction: a piece that
         // was in the air when it went is not a mismatch.
-        if (session_.connected()) feed(Tick{drivers::steady_now_ms()});
-        arm_tick();
+        if (session_.connected()) feed(Tick{now});
+        // An idle board costs nothing: ticks stop until its next input.
+        if (now - last_input_ms_ <= kTickWindowMs + static_cast<std::int64_t>(config_.mismatch_grace_s * 1000.0))
+            arm_tick();
+        else
+            ticking_ = false;
     });
 }
 
@@ -237,6 +250,10 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
 }
 
 void DeviceLink::feed(const SensorEvent& e) {
+    if (!std::holds_alternative<Tick>(e)) {
+        last_input_ms_ = drivers::steady_now_ms();
+        if (!ticking_ && !stop_) arm_tick();
+    }
     // Copy: handling may restart the reconstruction, which invalidates its output vector.
     const std::vector<ReconEvent> out = recon_.feed(e);
     for (const auto& r : out) handle(r);

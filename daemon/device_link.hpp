@@ -80,6 +80,8 @@ class DeviceLink final : public BoardLink {
     bool clock_connected_ = false;
     bool clock_text_shown_ = false;
     bool restarting_ = false;
+    bool ticking_ = false;           ///< the tick timer is armed
+    std::int64_t last_input_ms_ = 0; ///< steady ms of the board's last input (not a Tick)
     /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
     /// plies count from there.
     int ply_offset_ = 0;
