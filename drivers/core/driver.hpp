@@ -71,6 +71,11 @@ class Driver {
     /// The framer dropped garbage or a truncated packet: the driver may resynchronise
     /// (e.g. ask for a full board dump).
     virtual void on_resync(Millis now) { (void)now; }
+    /// The device went away (DeviceSession: read/write error, hang-up, unplug): drop what is in
+    /// flight, expect no answers. If the session gets the device back it calls start() again,
+    /// so the start-up runs as after the first open; what the driver learnt (e.g. the board's
+    /// orientation) it may keep.
+    virtual void on_link_down(Millis now) { (void)now; }
     /// Called at least every tick_interval_ms(): timers, retries, keep-alive.
     virtual void on_tick(Millis now) = 0;
     /// Upper bound for the time between on_tick calls.

@@ -17,7 +17,7 @@ struct SerialSettings {
     int data_bits = 8;  ///< 5..8
     Parity parity = Parity::None;
     int stop_bits = 1;  ///< 1 or 2
-    bool dtr = true;    ///< assert DTR after open (DGT: dgtnix does; Millennium needs it)
+    bool dtr = true;    ///< assert DTR after open (DGT: dgtnix does); false clears it (Millennium)
     bool rts = true;    ///< assert RTS after open
 
     /// Parses "BAUD/<bits><n|o|e><stop>", e.g. "9600/8n1" or "38400/7o1"; DTR/RTS stay on.

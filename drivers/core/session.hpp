@@ -1,11 +1,27 @@
 // DeviceSession: one board's connection as the core runs it. It owns the transport, the
 // driver and the framer; reads bytes, frames them, feeds packets to the driver, writes what
-// the driver sends, logs the wire on the driver's trace channel and reports a LinkStatus
-// event when the link goes down.
+// the driver sends, logs the wire on the driver's trace channel, reports a LinkStatus event
+// when the link goes down and, with reconnection on, gets the device back.
+//
+// Reconnection (enable_reconnect(); open_device() turns it on): when the transport goes away
+// (read or write error, hang-up, EOF, USB unplug, the tty removed) the session
+//   1. drops a message cut in the middle (Framer::reset, traced), calls Driver::on_link_down
+//      and emits LinkStatus{connected=false, reason} once;
+//   2. tries to open the same device again ReconnectPolicy::first_delay_ms later, the delay
+//      doubling after every failed attempt up to max_delay_ms (0.5, 1, 2, 4, 5, 5 ... s by
+//      default; session clock, so tests inject the time); the driver gets no ticks meanwhile;
+//   3. when the device opens: LinkStatus{connected=true, "reconnected: NAME"}, then the
+//      driver's start-up runs again (Driver::start) on the new transport. Board drivers end
+//      their start-up with a BoardDump, so a consumer that restarts its game check on
+//      LinkStatus{true} (daemon/device_link.cpp does) compares the next BoardDump with the
+//      game: pieces moved while the board was away show there.
+// poll() keeps returning true while it reconnects; it returns false only once disconnected
+// without reconnection (or after close()). connected() says whether a transport is up now.
 //
 // Threading: a poll loop. Call poll() repeatedly from one thread (the daemon's device thread,
 // or the test); driver commands (request_board_dump, clock()->...) must be called from that
-// same thread, between polls. Time comes from the injected clock, so tests can use a fake one.
+// same thread, between polls; while the device is away they reach the driver but no wire.
+// Time comes from the injected clock, so tests can use a fake one.
 #pragma once
 
 #include "drivers/core/driver.hpp"
@@ -16,11 +32,22 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace eboard::drivers {
 
 /// Milliseconds of std::chrono::steady_clock.
 [[nodiscard]] Millis steady_now_ms();
+
+/// When a session tries to get its device back (see the file comment).
+struct ReconnectPolicy {
+    Millis first_delay_ms = 500;  ///< first attempt this long after the link went down
+    Millis max_delay_ms = 5000;   ///< the delay doubles after each failure up to this
+};
+
+/// Opens the device again (the same path, host or USB spec the session was opened with).
+using TransportOpener = std::function<Expected<std::unique_ptr<Transport>>()>;
 
 class DeviceSession final : private DriverHost {
   public:
@@ -34,18 +61,33 @@ class DeviceSession final : private DriverHost {
 
     /// Starts the driver's start-up sequence (emits LinkStatus connected).
     void start();
+    /// Turns reconnection on: after the device goes away, `reopen` is tried on the schedule of
+    /// `policy` until it succeeds (see the file comment).
+    void enable_reconnect(TransportOpener reopen, ReconnectPolicy policy = {});
     /// Waits at most `max_wait_ms` for input (less if the driver needs a tick sooner),
-    /// handles what arrived and runs the driver's timers. Returns false once disconnected.
+    /// handles what arrived and runs the driver's timers; while the device is away, waits for
+    /// the next reopen attempt instead (at most `max_wait_ms`) and makes it when it is due.
+    /// Returns false once disconnected for good (no reconnection), true otherwise.
     bool poll(int max_wait_ms);
-    [[nodiscard]] bool connected() const { return !transport_->disconnected(); }
+    /// True while a transport is up.
+    [[nodiscard]] bool connected() const { return transport_ && !transport_->disconnected(); }
+    /// True while the device is away and the session tries to get it back.
+    [[nodiscard]] bool reconnecting() const { return reopen_ && !connected(); }
+    /// Session-clock time of the next reopen attempt (meaningful while reconnecting()).
+    [[nodiscard]] Millis next_attempt_ms() const { return next_attempt_; }
+    /// Failed reopen attempts since the link last went down.
+    [[nodiscard]] int failed_attempts() const { return failed_attempts_; }
     [[nodiscard]] Driver& driver() { return *driver_; }
     [[nodiscard]] const FramerStats& framer_stats() const { return framer_.stats(); }
+    /// True while part of a message is buffered (the rest has not come yet).
+    [[nodiscard]] bool in_packet() const { return framer_.in_packet(); }
     [[nodiscard]] Millis now() const { return clock_(); }
 
   private:
     void send(std::span<const std::uint8_t> bytes) override;
     void emit(DriverEvent event) override;
     void handle_disconnect();
+    void try_reopen(int max_wait_ms);
 
     std::unique_ptr<Transport> transport_;
     std::unique_ptr<Driver> driver_;
@@ -54,12 +96,19 @@ class DeviceSession final : private DriverHost {
     const TraceChannel& trace_;
     Framer framer_;
     bool down_reported_ = false;
+    std::string name_;  // of the transport, for the reports while it is away
+    TransportOpener reopen_;
+    ReconnectPolicy policy_;
+    Millis delay_ = 0, next_attempt_ = 0;
+    int failed_attempts_ = 0;
 };
 
 /// Opens the board a URI names (`dgt:/dev/ttyACM0`): finds the driver in the registry, opens
-/// the transport with the model's serial settings and creates the session (not started).
+/// the transport with the model's serial settings and creates the session (not started), with
+/// reconnection to the same transport spec on `reconnect`'s schedule (nullopt: off).
 [[nodiscard]] Expected<std::unique_ptr<DeviceSession>> open_device(
     std::string_view uri, DeviceSession::EventSink sink, DriverOptions options = {},
-    DeviceSession::Clock clock = steady_now_ms);
+    DeviceSession::Clock clock = steady_now_ms,
+    std::optional<ReconnectPolicy> reconnect = ReconnectPolicy{});
 
 } // namespace eboard::drivers

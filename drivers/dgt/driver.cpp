@@ -267,6 +267,14 @@ void DgtDriver::on_resync(Millis now) {
     if (state_ == State::Ready) request_board_dump();
 }
 
+void DgtDriver::on_link_down(Millis now) {
+    // The board went away with the tty: clock commands in flight fail now (reported), the
+    // start-up runs again from start() when the session has the board back.
+    clock_queue_.fail_all(now, "board disconnected");
+    clock_probe_pending_ = false;
+    state_ = State::Opening;
+}
+
 void DgtDriver::request_board_dump() {
     if (host_) send({cmd::send_brd});
 }

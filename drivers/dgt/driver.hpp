@@ -50,6 +50,7 @@ class DgtDriver final : public Driver, public ClockControl {
     void start(DriverHost& host, Millis now) override;
     void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
     void on_resync(Millis now) override;
+    void on_link_down(Millis now) override;
     void on_tick(Millis now) override;
     void request_board_dump() override;
     [[nodiscard]] ClockControl* clock() override { return this; }

@@ -277,6 +277,16 @@ void MillenniumDriver::on_resync(Millis now) {
     }
 }
 
+void MillenniumDriver::on_link_down(Millis now) {
+    // Nothing in flight will be answered; start() runs the start-up again when the board is
+    // back, and the orientation found so far is kept.
+    now_ = now;
+    queue_.clear();
+    in_flight_.reset();
+    state_ = State::Opening;
+    dump_wanted_ = true;
+}
+
 void MillenniumDriver::request_board_dump() {
     if (!host_) return;
     dump_wanted_ = true;

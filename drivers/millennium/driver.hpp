@@ -54,6 +54,7 @@ class MillenniumDriver final : public Driver, public LedControl {
     void start(DriverHost& host, Millis now) override;
     void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
     void on_resync(Millis now) override;
+    void on_link_down(Millis now) override;
     void on_tick(Millis now) override;
     void request_board_dump() override;
     [[nodiscard]] LedControl* leds() override { return this; }

@@ -42,10 +42,11 @@ struct FakePort {
 
 /// A session opened the way the daemon opens one: by URI, through the registry.
 struct UriSession : SessionHarness {
-    UriSession(const std::string& uri, DriverOptions options) {
+    UriSession(const std::string& uri, DriverOptions options, ReconnectPolicy reconnect = {}) {
         if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);
         auto s = open_device(
-            uri, [this](const DriverEvent& e) { events.push_back(e); }, std::move(options));
+            uri, [this](const DriverEvent& e) { events.push_back(e); }, std::move(options),
+            steady_now_ms, reconnect);
         INFO(uri << ": " << (s ? "" : s.error().message));
         REQUIRE(s.has_value());
         session = std::move(s.value());
@@ -234,4 +235,39 @@ TEST_CASE("libserialport: a board unplugged under the driver is reported at once
     REQUIRE(link.has_value());
     CHECK_FALSE(link->connected);
     CHECK(e.snapshot().received().size() == written);
+}
+
+TEST_CASE("libserialport: unplugged and plugged in again mid-game: reopened by libserialport, "
+          "start-up again") {
+    FakePort port(acm_with_dgt_id());
+    emu::DgtEmulator e;
+    port.attach(e.service());
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    UriSession h("dgt:/dev/ttyACM0", opt, ReconnectPolicy{20, 80});
+    auto& d = h.driver<dgt::DgtDriver>();
+    REQUIRE(h.pump_until([&] { return d.ready() && d.clock_model() == ClockModel::Dgt3000; }));
+    const auto boards = game_boards(first_game("kasparov-deep-blue-1997.pgn"));
+    for (std::size_t i = 1; i <= 10; ++i) {
+        play_on_board(e, boards[i - 1], boards[i]);
+        REQUIRE(h.pump_until([&] { return d.board() == boards[i]; }));
+    }
+    const std::size_t modem_requests = port.tty.modem_requests().size();
+    e.unplug();
+    REQUIRE(h.pump_until([&] { return !h.session->connected(); }));
+    CHECK(h.last<LinkStatus>()->reason.find("hung up") != std::string::npos);
+    play_on_board(e, boards[10], boards[11]); // a move while the board is away
+    const std::size_t dumps = h.all<BoardDump>().size();
+    e.replug();
+    REQUIRE(
+        h.pump_until([&] { return h.session->connected() && h.all<BoardDump>().size() > dumps; }));
+    CHECK(h.last<LinkStatus>()->connected);
+    CHECK(h.all<BoardDump>().back().board == boards[11]);
+    CHECK(port.tty.modem_requests().size() > modem_requests); // DTR and RTS set again on reopen
+    CHECK(port.dtr());
+    CHECK(port.rts());
+    for (std::size_t i = 12; i <= 16; ++i) {
+        play_on_board(e, boards[i - 1], boards[i]);
+        REQUIRE(h.pump_until([&] { return d.board() == boards[i]; }));
+    }
 }

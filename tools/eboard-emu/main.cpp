@@ -4,7 +4,8 @@
 // Prints the pty's slave path on stdout (one line), then serves until SIGINT/SIGTERM.
 // Commands on stdin (one per line) play the board: "lift e2", "place e4 P", "move e2 e4",
 // "fen <placement>"; DGT only: "lever left|right", "button 0..4", "clock on|off"; Certabo and
-// Sentio: "calibrate" (start position + spare queens on d3/d6), "leds" (prints the lit squares).
+// Sentio: "calibrate" (start position + spare queens on d3/d6), "leds" (prints the lit squares);
+// DGT and Millennium: "unplug", "plug" (--link PATH: a symlink that follows the board's new pty).
 // `eboard-emu chessnut ...` (or `--board chessnut ...`) serves a Chessnut board as a fake USB
 // device under umockdev instead (chessnut_usb.hpp).
 #include "drivers/emu/dgt_emulator.hpp"
@@ -34,6 +35,7 @@ void usage() {
     std::fprintf(stderr,
                  "usage: eboard-emu [dgt] [--fen PLACEMENT] [--replay FILE] [--rotated] [--xl]\n"
                  "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n"
+                 "                  [--link PATH]\n"
                  "       eboard-emu --board certabo|sentio [--fen PLACEMENT] [--rotated] [--frame-ms N]\n"
                  "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
@@ -41,13 +43,23 @@ void usage() {
                  "       eboard-emu --board millennium [--fen PLACEMENT] [--replay TRACE]\n"
                  "                  [--order h1-first|a8-first] [--version MAJOR.MINOR] [--no-parity]\n"
                  "                  [--no-ack] [--instant] [--noise P] [--fragment N] [--seed N]\n"
+                 "                  [--link PATH]\n"
                  "       eboard-emu chessnut [--fen PLACEMENT] [--rotated] [--model air|pro|air-plus|go]\n"
                  "                  [--address N] [--no-out-endpoint] [--battery PERCENT] [--repeat-ms N]\n"
                  "                  [--noise P] [--invalid P] [--seed N] [--trace] [-- COMMAND [ARGS...]]\n");
 }
 
+/// "unplug" / "plug": the cable pulled and put back (a new pty behind the --link path).
+template <typename Emulator>
+bool plug_command(Emulator& e, const std::string& verb) {
+    if (verb == "unplug") e.unplug();
+    else if (verb == "plug") e.replug();
+    else return false;
+    return true;
+}
+
 bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
-    if (tools::board_command(e, verb, a, b)) return true;
+    if (tools::board_command(e, verb, a, b) || plug_command(e, verb)) return true;
     if (verb == "lever" && (a == "left" || a == "right"))
         e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
     else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
@@ -77,7 +89,7 @@ bool command(emu::LineEmulator& e, const std::string& verb, const std::string& a
 }
 
 bool command(emu::MillenniumEmulator& e, const std::string& verb, const std::string& a, const std::string& b) {
-    return tools::board_command(e, verb, a, b);
+    return tools::board_command(e, verb, a, b) || plug_command(e, verb);
 }
 
 /// Prints the pty path (the readiness line), then reads commands until a signal.
@@ -109,7 +121,7 @@ int main(int argc, char** argv) {
     emu::MillenniumEmulatorOptions mill;
     bool line_board = false, millennium = false;
     std::string replay_text;
-    std::string calibration_out;
+    std::string calibration_out, link;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto value = [&]() -> std::string {
@@ -188,6 +200,7 @@ int main(int argc, char** argv) {
             else if (arg == "--glue-acks") line.glue_acks = true;
             else if (arg == "--second-set") line.extra_sets = 1;
             else if (arg == "--write-calibration") calibration_out = value();
+            else if (arg == "--link") link = value();
             else if (arg == "--trace") (void)enable_traces("all");
             else if (arg == "-h" || arg == "--help") {
                 usage();
@@ -216,11 +229,13 @@ int main(int argc, char** argv) {
                 mill.replay = std::move(r.value());
             }
             emu::MillenniumEmulator e(mill);
+            if (!link.empty()) e.service().add_link(link);
             serve(e);
             return 0;
         }
         if (!line_board) {
             emu::DgtEmulator e(opt);
+            if (!link.empty()) e.service().add_link(link);
             serve(e);
             return 0;
         }
