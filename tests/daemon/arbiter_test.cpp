@@ -29,7 +29,7 @@ struct Ctl {
 
 } // namespace
 
-TEST_CASE("eboardctl: help, exit codes and errors; take-back, set position, clock, new game, result") {
+TEST_CASE("eboardctl: help, exit codes and errors, take-back, set position, clock, new game, result") {
     TempDir dir("eboardd-arbiter");
     EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 4), 9, 150);
     const fs::path pgn_dir = dir.path / "pgn";

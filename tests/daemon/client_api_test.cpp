@@ -99,7 +99,7 @@ TEST_CASE("client api: VERSION on connect, socket mode 0660") {
     CHECK(v["proto_major"] == 1);
 }
 
-TEST_CASE("client api: --socket-group gives the socket that group, mode 0660; an unknown group is an error") {
+TEST_CASE("client api: --socket-group gives the socket that group with mode 0660, an unknown group is an error") {
     asio::io_context io;
     FakeHandler handler;
     ClientServer server(io, handler);
