@@ -373,10 +373,13 @@ void DeviceLink::restart_game() {
         // The new reconstruction has not seen the board yet: ask for a full reading.
         queue_command([](drivers::Driver& d) { d.request_board_dump(); });
     }
-    // The reconstruction counts plies from the position it starts from.
-    ply_offset_ = game->plies();
+    // The board is checked against the game, a move made but not completed included (its
+    // press completes it). The reconstruction counts plies from the position it starts from.
+    const bool uncompleted = !game->last_completed() && game->position().history_size() > 0;
+    ply_offset_ = game->plies() - (uncompleted ? 1 : 0);
     restarting_ = true;
-    const std::vector<ReconEvent> out = recon_.start_game(game->position(), drivers::steady_now_ms());
+    const std::vector<ReconEvent> out =
+        recon_.resume_game(game->position(), uncompleted, drivers::steady_now_ms());
     for (const auto& r : out) handle(r);
     restarting_ = false;
     update_quickplay();
