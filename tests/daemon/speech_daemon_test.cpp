@@ -81,15 +81,17 @@ struct Daemon {
 
 } // namespace
 
-TEST_CASE("D.2.10.4 INFO clocks says what the clock shows now, at the tactile board too (6.10.1)") {
+TEST_CASE("D.2.10.4 INFO clocks and clock button 0 say what the clock shows now, at the tactile board too (6.10.1)") {
     TempDir dir("eboardd-speech-clock");
+    const fs::path wav = dir.path / "wav";
+    fs::create_directories(wav);
     GameRecord standard;
     EmulatedBoard s("s", dir.path / "s-board", standard, 1, 100);
     EmulatedBoard t("t", dir.path / "t-board", standard, 2, 100);
     t.emulator().set_clock_connected(false); // one clock for the game: the sighted board's
     {
         std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "white-side = left\nspeech = none\n"
+        conf << "white-side = left\nspeech = wav:" << wav.string() << "\n"
              << "[board.s]\nuri = " << s.uri() << "\nspeech-vocabulary = en\n"
              << "[board.t]\nuri = " << t.uri() << "\ntactile = yes\npair = s\nspeech-vocabulary = fr\n";
     }
@@ -145,6 +147,20 @@ TEST_CASE("D.2.10.4 INFO clocks says what the clock shows now, at the tactile bo
     CHECK(position.status == 0);
     CHECK(position.out == access::position_text(after_e4, access::Vocabulary::French) + "\n");
     CHECK(run_command(ctl + "rank 9 2>/dev/null").status == 1);
+
+    // Button 0 of the sighted board's DGT3000: both clocks, live, spoken (in English there).
+    // Said so far: e4 at both boards, the two INFO clocks and the position.
+    REQUIRE(wait_for_files(wav, ".txt", 5, std::chrono::seconds(20)).size() == 5);
+    const ojson before = clock_of(socket, "s");
+    s.emulator().press_button(0);
+    const auto files = wait_for_files(wav, ".txt", 6, std::chrono::seconds(20));
+    REQUIRE(files.size() == 6);
+    const ojson after = clock_of(socket, "s");
+    const std::string button = slurp(files.back());
+    CHECK(button.rfind("en\t", 0) == 0);
+    CHECK(button != "en\t" + access::clocks_text(white, black, access::Vocabulary::English) + "\n");
+    CHECK((button == "en\t" + access::clocks_text(before["white_ms"], before["black_ms"], access::Vocabulary::English) + "\n" ||
+           button == "en\t" + access::clocks_text(after["white_ms"], after["black_ms"], access::Vocabulary::English) + "\n"));
     CHECK(d.stop() == 0);
 }
 
