@@ -8,6 +8,7 @@
 #include "daemon/recorder.hpp"
 #include "drivers/core/session.hpp"
 #include "rules/flag_ruling.hpp"
+#include "rules/game.hpp"
 #include "rules/recon_profile.hpp"
 #include "rules/time_control.hpp"
 #include "rules/winnable.hpp"
@@ -447,7 +448,7 @@ Expected<std::string> DeviceLink::penalty(bool apply) {
     }
     if (!res.empty()) {
         session_.penalty_decided("apply", now);
-        auto ok = session_.result(res, "rules infraction", true, now);
+        auto ok = session_.result(res, std::string(to_string(Termination::IllegalMoves)), true, now);
         if (!ok) return ok.error();
         return p;
     }
