@@ -63,9 +63,12 @@ void ChessnutDriver::flush(Millis now) {
     if (written_ && now - last_write_ < opt_.write_spacing_ms) return;
     const std::vector<std::uint8_t> c = std::move(queue_.front());
     queue_.pop_front();
-    written_ = true;
-    last_write_ = now;
     host_->send(c);
+    // The next slot counts from the end of this write (the SDK sleeps after a write returns):
+    // a write held up by a busy machine then never reaches the board sooner than 200 ms
+    // after the one before.
+    written_ = true;
+    last_write_ = host_->clock_ms().value_or(now);
 }
 
 void ChessnutDriver::on_tick(Millis now) {
