@@ -2,6 +2,9 @@
 
 #include "daemon/log.hpp"
 #include "daemon/rules_profile.hpp"
+#include "rules/winnable.hpp"
+
+#include <algorithm>
 
 namespace eboard::daemon {
 
@@ -169,6 +172,31 @@ Expected<bool> BoardSession::illegal_stands(int ply, Square from, Square to, con
     pending_.reset(); // unclaimed: nothing left for the arbiter to decide
     log_notice("board " + board_.name + ": the illegal move " + row->san + " at ply " + std::to_string(ply) +
                " stands; the game continues from " + row->fen);
+    return true;
+}
+
+Expected<bool> BoardSession::check_result_command(const std::string& res, const std::string& termination) const {
+    if (!game_) return Error{"board " + board_.name + " has no game in progress"};
+    const Position& pos = game_->position();
+    if (termination == "agreement" && profile_->agreement_min_moves > 0) {
+        // Moves made by each player from the start position.
+        const int plies = game_->plies();
+        const bool white_first = game_->start_fen().find(" b ") == std::string::npos;
+        const int white = white_first ? (plies + 1) / 2 : plies / 2;
+        const int black = plies - white;
+        if (std::min(white, black) < profile_->agreement_min_moves)
+            return Error{"no draw by agreement before each player has made " +
+                         std::to_string(profile_->agreement_min_moves) +
+                         " move(s) (rules " + profile_->name +
+                         ", game.agreement-min-moves); use termination 'arbiter decision' to decide otherwise"};
+    }
+    if (termination == "resignation" && profile_->resignation_draw_if_cannot_mate && res != "1/2-1/2") {
+        const Color winner = res == "1-0" ? Color::White : Color::Black;
+        if (can_checkmate(pos, winner) == Winnability::Unwinnable)
+            return Error{std::string(winner == Color::White ? "White" : "Black") +
+                         " cannot checkmate by any series of legal moves: the resignation is a draw (rules " +
+                         profile_->name + ", game.resignation-draw-if-cannot-mate); send 1/2-1/2"};
+    }
     return true;
 }
 

@@ -75,6 +75,14 @@ class BoardSession {
     [[nodiscard]] Expected<bool> illegal_stands(int ply, Square from, Square to, const std::string& fen,
                                                 std::int64_t now_ms);
 
+    /// Checks a result the arbiter or the players give by command against the profile: an
+    /// agreement needs `game.agreement-min-moves` moves by each player ([23] 5.2.3), and a
+    /// resignation is a draw when the winner cannot checkmate by any series of legal moves
+    /// ([23] 5.1.2). The error says why and what to send instead; "arbiter decision" always
+    /// passes (the arbiter prevails, 8.7).
+    [[nodiscard]] Expected<bool> check_result_command(const std::string& result,
+                                                      const std::string& termination) const;
+
     /// The game's result (RESULT), and GAME end once it is confirmed.
     [[nodiscard]] Expected<bool> result(const std::string& result, const std::string& termination,
                                         bool confirmed, std::int64_t now_ms);

@@ -26,7 +26,7 @@
 namespace eboard::daemon {
 
 Daemon::Daemon(Config config)
-    : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_) {}
+    : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_), status_timer_(io_) {}
 
 Daemon::~Daemon() {
     if (simulation_) simulation_->stop();
@@ -133,8 +133,7 @@ Expected<bool> Daemon::open() {
     }
     recorder_->add_sink([this](const Event&, const std::string& line) { server_->broadcast(line); });
     recorder_->add_sink([this](const Event& e, const std::string&) {
-        if (std::holds_alternative<BoardEvent>(e) || std::holds_alternative<GameEvent>(e))
-            notify_status(status_text());
+        if (std::holds_alternative<BoardEvent>(e) || std::holds_alternative<GameEvent>(e)) schedule_status();
     });
 
     if (simulation_) {
@@ -176,7 +175,9 @@ void Daemon::wait_signals() {
     signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
         if (ec) return;
         if (signo == SIGHUP) {
+            notify_reloading();
             reload();
+            notify_ready(status_text()); // reloaded, or kept as it was (the error is logged)
             wait_signals();
             return;
         }
@@ -229,6 +230,18 @@ void Daemon::reload() {
     log_notice("SIGHUP: configuration reloaded from " + config_.config_file);
 }
 
+void Daemon::schedule_status() {
+    // At most one STATUS= a second: with many boards each BOARD or GAME event would be a
+    // datagram to the service manager, and sd_notify() blocks when its queue is full.
+    if (status_pending_) return;
+    status_pending_ = true;
+    status_timer_.expires_after(std::chrono::seconds(1));
+    status_timer_.async_wait([this](const boost::system::error_code& ec) {
+        status_pending_ = false;
+        if (!ec) notify_status(status_text());
+    });
+}
+
 void Daemon::arm_watchdog() {
     const auto interval = watchdog_ping_interval();
     if (!interval) return;
@@ -257,6 +270,7 @@ void Daemon::stop() {
     if (server_) server_->close();
     signals_.cancel();
     watchdog_.cancel();
+    status_timer_.cancel();
     io_.stop();
 }
 
@@ -348,7 +362,8 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     } else if (const auto* t = std::get_if<TakebackRequest>(&request)) {
         ok = board->take_back(t->ply, now);
     } else if (const auto* r = std::get_if<ResultRequest>(&request)) {
-        ok = board->result(r->result, r->termination, r->confirmed, now);
+        ok = board->check_result_command(r->result, r->termination);
+        if (ok) ok = board->result(r->result, r->termination, r->confirmed, now);
     } else if (const auto* pen = std::get_if<PenaltyRequest>(&request)) {
         BoardLink* link = link_of(board);
         if (!link) return error_reply("board '" + board->name() + "' has no clock link", raw);

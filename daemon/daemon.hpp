@@ -58,6 +58,7 @@ class Daemon final : public CommandHandler {
     void wait_signals();
     void reload();
     void arm_watchdog();
+    void schedule_status();
     [[nodiscard]] std::string status_text() const;
     [[nodiscard]] Expected<bool> open_simulation();
     [[nodiscard]] Expected<bool> open_speech();
@@ -74,6 +75,8 @@ class Daemon final : public CommandHandler {
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     boost::asio::signal_set signals_;
     boost::asio::steady_timer watchdog_;
+    boost::asio::steady_timer status_timer_;
+    bool status_pending_ = false;
     int events_fd_ = -1;
     bool events_owned_ = false;
     int exit_status_ = 0;

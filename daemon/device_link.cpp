@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
+
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
 #include "drivers/core/session.hpp"
@@ -17,7 +19,13 @@ using drivers::ClockSide;
 namespace {
 
 constexpr int kTickMs = 50;          // Tick to the reconstructor (settle and grace periods)
-constexpr int kPollMs = 20;          // device thread: longest wait for input
+// Device thread: longest wait for input, hence also the longest a queued clock command waits
+// (the DGT driver's own timers tick every 50 ms anyway).
+constexpr int kPollMs = 50;
+// Ticks go on this long after the board's last input: the reconstruction's timers (bounce,
+// settle, press grace, the mismatch grace) all count from an input; a running clock's time
+// reports (every second) are inputs too.
+constexpr std::int64_t kTickWindowMs = 2000;
 constexpr int kReconnectMs = 1000;   // device absent: try again after
 
 std::vector<std::string> square_names(Bitboard b) {
@@ -34,6 +42,18 @@ const char* color_name(Color c) { return c == Color::White ? "white" : "black"; 
 // "illeg", so it stops there).
 constexpr const char* kIllegalDgt3000 = "illegal";
 constexpr const char* kIllegalXl = "illeg";
+
+// The move (per player) from which the game is in a quickplay finish, 0 for never: the last
+// period, in which all remaining moves are made in a fixed time, when it has no increment and
+// no delay ([01]/[05] Art. 10, [23] Guidelines III) and the profile has one (not in blitz).
+int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
+    if (!profile.quickplay_allowed) return 0;
+    auto tc = parse_time_control(tc_text);
+    if (!tc || tc->kind != TimeControl::Kind::Periods || tc->periods.empty()) return 0;
+    const TimePeriod& last = tc->periods.back();
+    if (last.moves != 0 || last.increment_ms != 0 || last.delay_ms != 0) return 0;
+    return tc->first_move_of_period(static_cast<int>(tc->periods.size()) - 1);
+}
 
 } // namespace
 
@@ -61,6 +81,7 @@ ReconConfig DeviceLink::recon_config() const {
         }
     };
     c.clock = config_.clock == ClockMode::Board;
+    c.quickplay_finish = quickplay_from_move(session_.profile(), session_.time_control()) == 1;
     c.tactile = session_.board_config().access.tactile; // App. D.2.2-D.2.3 (speech_config.hpp)
     c.illegal_immediate = config_.illegal_feedback == IllegalFeedback::Immediate;
     c.mismatch_grace_ms = static_cast<TimeMs>(config_.mismatch_grace_s * 1000.0);
@@ -70,9 +91,10 @@ ReconConfig DeviceLink::recon_config() const {
 void DeviceLink::start() {
     // A game taken up from the store: the reconstruction starts from it, and the board is
     // checked against it before any move counts.
+    stop_ = false;
+    last_input_ms_ = drivers::steady_now_ms();
     restart_game();
     arm_tick();
-    stop_ = false;
     thread_ = std::thread([this] { device_thread(); });
 }
 
@@ -84,13 +106,19 @@ void DeviceLink::stop() {
 }
 
 void DeviceLink::arm_tick() {
+    ticking_ = true;
     tick_.expires_after(std::chrono::milliseconds(kTickMs));
     tick_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
         if (ec || !*alive) return;
+        const std::int64_t now = drivers::steady_now_ms();
         // While the board is away its time stands still for the reconstruction: a piece that
         // was in the air when it went is not a mismatch.
-        if (session_.connected()) feed(Tick{drivers::steady_now_ms()});
-        arm_tick();
+        if (session_.connected()) feed(Tick{now});
+        // An idle board costs nothing: ticks stop until its next input.
+        if (now - last_input_ms_ <= kTickWindowMs + static_cast<std::int64_t>(config_.mismatch_grace_s * 1000.0))
+            arm_tick();
+        else
+            ticking_ = false;
     });
 }
 
@@ -222,6 +250,10 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
 }
 
 void DeviceLink::feed(const SensorEvent& e) {
+    if (!std::holds_alternative<Tick>(e)) {
+        last_input_ms_ = drivers::steady_now_ms();
+        if (!ticking_ && !stop_) arm_tick();
+    }
     // Copy: handling may restart the reconstruction, which invalidates its output vector.
     const std::vector<ReconEvent> out = recon_.feed(e);
     for (const auto& r : out) handle(r);
@@ -239,6 +271,7 @@ void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
     else
         ok = session_.move(ply, m.move, completed, clock, now);
     if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
+    if (completed) update_quickplay();
     // A move after an illegal one: the irregularity is over, the clock shows the times again.
     clear_clock_text();
 }
@@ -332,9 +365,22 @@ void DeviceLink::restart_game() {
     const std::vector<ReconEvent> out = recon_.start_game(game->position(), drivers::steady_now_ms());
     for (const auto& r : out) handle(r);
     restarting_ = false;
+    update_quickplay();
     // The 7.5.5 ladder goes on from the illegal moves already recorded in this game.
     recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
     recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
+}
+
+void DeviceLink::update_quickplay() {
+    const auto& game = session_.game();
+    const int from = quickplay_from_move(session_.profile(), session_.time_control());
+    if (!game || from <= 1) return;
+    // Both players are in the last period once each has made the moves before it.
+    const int plies = game->plies();
+    const bool white_first = game->start_fen().find(" b ") == std::string::npos;
+    const int white = white_first ? (plies + 1) / 2 : plies / 2;
+    const int black = plies - white;
+    if (std::min(white, black) + 1 >= from) recon_.set_quickplay_finish(true);
 }
 
 void DeviceLink::show_on_clock(const std::string& dgt3000, const std::string& xl) {

@@ -51,6 +51,8 @@ class DeviceLink final : public BoardLink {
     void handle_move(const eboard::MoveEvent& m, std::int64_t now);
     void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
     void arm_tick();
+    /// The game entered its quickplay finish: the profile's quickplay ladder applies.
+    void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
     /// The players learn of an illegal move: a short text on the clock and a beep.
     void show_on_clock(const std::string& dgt3000, const std::string& xl);
@@ -78,6 +80,8 @@ class DeviceLink final : public BoardLink {
     bool clock_connected_ = false;
     bool clock_text_shown_ = false;
     bool restarting_ = false;
+    bool ticking_ = false;           ///< the tick timer is armed
+    std::int64_t last_input_ms_ = 0; ///< steady ms of the board's last input (not a Tick)
     /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
     /// plies count from there.
     int ply_offset_ = 0;

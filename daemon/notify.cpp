@@ -1,6 +1,9 @@
 #include "daemon/notify.hpp"
 
 #include <systemd/sd-daemon.h>
+#include <time.h>
+
+#include <string>
 
 namespace eboard::daemon {
 
@@ -9,6 +12,13 @@ void notify_ready(const std::string& status) {
 }
 
 void notify_status(const std::string& status) { (void)sd_notify(0, ("STATUS=" + status).c_str()); }
+
+void notify_reloading() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const auto usec = static_cast<long long>(ts.tv_sec) * 1000000LL + ts.tv_nsec / 1000;
+    (void)sd_notify(0, ("RELOADING=1\nMONOTONIC_USEC=" + std::to_string(usec)).c_str());
+}
 
 void notify_stopping() { (void)sd_notify(0, "STOPPING=1"); }
 

@@ -1,6 +1,7 @@
 // The service manager protocol (sd_notify(3), sd_watchdog_enabled(3)): READY=1 once the
 // boards are opened and the socket listens, STATUS= lines, WATCHDOG=1 pings at half the
-// interval systemd asks for (WatchdogSec=), STOPPING=1 on exit. Without $NOTIFY_SOCKET
+// interval systemd asks for (WatchdogSec=), RELOADING=1 then READY=1 around a SIGHUP reload,
+// STOPPING=1 on exit. Without $NOTIFY_SOCKET
 // every call is a no-op.
 #pragma once
 
@@ -14,6 +15,8 @@ namespace eboard::daemon {
 void notify_ready(const std::string& status);
 /// STATUS=... (one line).
 void notify_status(const std::string& status);
+/// RELOADING=1 with MONOTONIC_USEC (SIGHUP); READY=1 follows when the reload is done.
+void notify_reloading();
 /// STOPPING=1.
 void notify_stopping();
 /// WATCHDOG=1.

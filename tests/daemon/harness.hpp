@@ -168,10 +168,26 @@ class EmulatedBoard {
     /// Plies played so far.
     [[nodiscard]] int ply() const { return ply_; }
 
+    /// The position after `ply` plies of the source game.
+    [[nodiscard]] Position position_at(int ply) const {
+        Position pos = game_.start_position().value().copy();
+        for (int i = 0; i < ply; ++i) pos.make_move(game_.moves[static_cast<std::size_t>(i)].move);
+        return pos;
+    }
+    /// The pieces are put back to the position after `ply` (a take-back on the board); the
+    /// player goes on from there.
+    void rewind(int ply) {
+        const Position pos = position_at(ply);
+        emulator_->set_position(state_of(pos));
+        ply_ = ply;
+        player_ = std::make_unique<daemon::SimulatedPlayer>(*emulator_, pos, seed_ + static_cast<std::uint64_t>(ply_) + 1000,
+                                                            speed_);
+    }
+
     /// A (new) board showing `pos` with the clock at these times, behind the same path.
     void plug(const Position& pos, std::int64_t left_ms, std::int64_t right_ms) {
         drivers::emu::DgtEmulatorOptions o;
-        for (int s = 0; s < 64; ++s) o.position.set(Square(s), pos.piece_on(Square(s)));
+        o.position = state_of(pos);
         o.clock.left_ms = left_ms;
         o.clock.right_ms = right_ms;
         emulator_ = std::make_unique<drivers::emu::DgtEmulator>(o);
@@ -266,6 +282,12 @@ class EmulatedBoard {
     }
 
   private:
+    static drivers::BoardState state_of(const Position& pos) {
+        drivers::BoardState b;
+        for (int s = 0; s < 64; ++s) b.set(Square(s), pos.piece_on(Square(s)));
+        return b;
+    }
+
     std::string name_;
     std::filesystem::path link_;
     GameRecord game_;

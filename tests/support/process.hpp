@@ -12,13 +12,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eboard::test {
@@ -73,7 +78,9 @@ class TimedLineReader {
     std::string buf_;
 };
 
-/// A datagram socket that stands in for systemd's $NOTIFY_SOCKET.
+/// A datagram socket that stands in for systemd's $NOTIFY_SOCKET. A thread reads every
+/// datagram as it comes, as systemd does: an unread notify socket fills up (net.unix.
+/// max_dgram_qlen) and then blocks the sender's sd_notify().
 class NotifySocket {
   public:
     explicit NotifySocket(std::string path) : path_(std::move(path)) {
@@ -83,21 +90,24 @@ class NotifySocket {
         std::strncpy(a.sun_path, path_.c_str(), sizeof a.sun_path - 1);
         if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
             throw std::runtime_error("cannot bind " + path_);
+        thread_ = std::thread([this] { run(); });
     }
-    ~NotifySocket() { ::close(fd_); }
+    ~NotifySocket() {
+        stop_ = true;
+        thread_.join();
+        ::close(fd_);
+    }
     NotifySocket(const NotifySocket&) = delete;
     NotifySocket& operator=(const NotifySocket&) = delete;
     [[nodiscard]] const std::string& path() const { return path_; }
-    /// The next datagram ("READY=1\nSTATUS=..."); nullopt after `timeout_ms`.
+    /// The next datagram not yet taken ("READY=1\nSTATUS=..."); nullopt after `timeout_ms`.
     std::optional<std::string> receive(int timeout_ms = 20000) {
-        pollfd p{fd_, POLLIN, 0};
-        if (::poll(&p, 1, timeout_ms) <= 0) return std::nullopt;
-        char msg[1024] = {};
-        const ssize_t n = ::recv(fd_, msg, sizeof msg - 1, 0);
-        if (n <= 0) return std::nullopt;
-        return std::string(msg, static_cast<std::size_t>(n));
+        std::unique_lock lock(mutex_);
+        if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return next_ < got_.size(); }))
+            return std::nullopt;
+        return got_[next_++];
     }
-    /// Datagrams until one contains `what` (e.g. "READY=1"); false after `timeout_ms`.
+    /// Takes datagrams until one contains `what` (e.g. "READY=1"); false after `timeout_ms`.
     bool wait_for(const std::string& what, int timeout_ms = 20000) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         for (;;) {
@@ -111,16 +121,39 @@ class NotifySocket {
     }
 
   private:
+    void run() {
+        while (!stop_) {
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0) continue;
+            char msg[1024] = {};
+            const ssize_t n = ::recv(fd_, msg, sizeof msg - 1, 0);
+            if (n <= 0) continue;
+            {
+                std::lock_guard lock(mutex_);
+                got_.emplace_back(msg, static_cast<std::size_t>(n));
+            }
+            cv_.notify_all();
+        }
+    }
+
     std::string path_;
     int fd_ = -1;
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::vector<std::string> got_;
+    std::size_t next_ = 0;
+    std::thread thread_;
 };
 
 /// A child process of `binary` with `args`; its stdout is a pipe read line by line, its stderr
-/// goes to `stderr_path` (default /dev/null). Killed (SIGKILL) if still running at the end.
+/// goes to `stderr_path` (default /dev/null); `env` adds environment variables. Killed
+/// (SIGKILL) if still running at the end.
 class Process {
   public:
     Process(const std::string& binary, std::vector<std::string> args, const std::string& notify_socket = "",
-            const std::string& stderr_path = "/dev/null") {
+            const std::string& stderr_path = "/dev/null",
+            const std::vector<std::pair<std::string, std::string>>& env = {}) {
         int p[2];
         if (::pipe2(p, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
         pid_ = ::fork();
@@ -129,6 +162,7 @@ class Process {
             ::dup2(p[1], STDOUT_FILENO);
             if (!notify_socket.empty()) ::setenv("NOTIFY_SOCKET", notify_socket.c_str(), 1);
             else ::unsetenv("NOTIFY_SOCKET");
+            for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
             const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
             if (err >= 0) ::dup2(err, STDERR_FILENO);
             std::vector<char*> argv;

@@ -37,7 +37,8 @@ const char* const kUsage =
     "  result BOARD RESULT [TERMINATION] [--unconfirmed]\n"
     "                             RESULT = 1-0, 0-1 or 1/2-1/2; TERMINATION e.g. resignation\n"
     "  penalty BOARD apply|decline  the penalty of the last illegal move (Art. 7.5.5)\n"
-    "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds\n"
+    "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds; +T or -T\n"
+    "                             adjusts the time the clock shows (e.g. clock t1 +2:00 0)\n"
     "  info BOARD REQUEST         tell (and speak) a visually impaired player (App. D.2.10.4):\n"
     "                             clocks, moves, last [N], position, square SQ, rank N, file F\n\n"
     "Options:\n"
@@ -134,6 +135,35 @@ std::optional<std::int64_t> parse_time(const std::string& text) {
     return (total * 60 + part) * 1000;
 }
 
+// A clock argument: an absolute time, or +T / -T added to the time the clock shows.
+struct ClockArg {
+    std::int64_t ms = 0;
+    bool relative = false;
+    int sign = 1;
+    [[nodiscard]] std::int64_t apply(std::int64_t shown) const { return relative ? shown + sign * ms : ms; }
+};
+
+std::optional<ClockArg> parse_clock_arg(const std::string& text) {
+    ClockArg a;
+    std::string t = text;
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) {
+        a.relative = true;
+        a.sign = t[0] == '-' ? -1 : 1;
+        t.erase(0, 1);
+    }
+    auto ms = parse_time(t);
+    if (!ms) return std::nullopt;
+    a.ms = *ms;
+    return a;
+}
+
+// `clock BOARD +T -T`: adjust what the clock shows.
+struct ClockAdjust {
+    std::string board;
+    ClockArg white;
+    ClockArg black;
+};
+
 std::string text_of(const ojson& j, const char* key) {
     auto it = j.find(key);
     if (it == j.end()) return "";
@@ -208,7 +238,7 @@ int main(int argc, char** argv) {
             socket_path = argv[++i];
         } else if (a.rfind("--socket=", 0) == 0) socket_path = a.substr(9);
         else if (a == "--unconfirmed") args.push_back(a);
-        else if (a.size() > 1 && a[0] == '-')
+        else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) // "-0:30" is a time
             return usage_error("unknown option " + a);
         else args.push_back(a);
     }
@@ -217,6 +247,7 @@ int main(int argc, char** argv) {
     auto need = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo + 1 && args.size() <= hi + 1; };
 
     ojson request;
+    std::optional<ClockAdjust> adjust;
     if (cmd == "watch") {
         if (!need(0, 0)) return usage_error("watch takes no arguments");
         request = {{"class", "WATCH"}, {"enable", true}};
@@ -262,10 +293,11 @@ int main(int argc, char** argv) {
         request = {{"class", "PENALTY"}, {"board", args[1]}, {"decision", args[2]}};
     } else if (cmd == "clock") {
         if (!need(3, 3)) return usage_error("clock BOARD WHITE BLACK");
-        auto w = parse_time(args[2]);
-        auto b = parse_time(args[3]);
-        if (!w || !b) return usage_error("clock: times are h:mm:ss, m:ss or milliseconds");
-        request = {{"class", "CLOCK"}, {"board", args[1]}, {"white_ms", *w}, {"black_ms", *b}};
+        auto w = parse_clock_arg(args[2]);
+        auto b = parse_clock_arg(args[3]);
+        if (!w || !b) return usage_error("clock: times are h:mm:ss, m:ss or milliseconds, +T/-T to adjust");
+        if (w->relative || b->relative) adjust = ClockAdjust{args[1], *w, *b};
+        request = {{"class", "CLOCK"}, {"board", args[1]}, {"white_ms", w->ms}, {"black_ms", b->ms}};
     } else if (cmd == "info") {
         if (args.size() < 3) return usage_error("info BOARD clocks|moves|last [N]|position|square SQ|rank N|file F");
         std::string what;
@@ -291,6 +323,34 @@ int main(int argc, char** argv) {
                   << ", this eboardctl speaks 1\n";
         return 3;
     }
+    if (adjust) {
+        // +T/-T: from the times the board's clock showed last (BOARDS `clock`).
+        if (!conn.send(ojson{{"class", "BOARDS"}})) {
+            std::cerr << "eboardctl: the daemon hung up\n";
+            return 3;
+        }
+        auto boards = conn.receive();
+        if (!boards) {
+            std::cerr << "eboardctl: the daemon hung up\n";
+            return 3;
+        }
+        const ojson* clock = nullptr;
+        for (const auto& b : (*boards)["boards"])
+            if ((text_of(b, "board") == adjust->board || text_of(b, "uri") == adjust->board) && b.contains("clock"))
+                clock = &b["clock"];
+        if (!clock) {
+            std::cerr << "eboardctl: no clock times known for board '" << adjust->board << "'\n";
+            return 1;
+        }
+        const std::int64_t w = adjust->white.apply((*clock).value("white_ms", std::int64_t{0}));
+        const std::int64_t b = adjust->black.apply((*clock).value("black_ms", std::int64_t{0}));
+        if (w < 0 || b < 0) {
+            std::cerr << "eboardctl: the adjusted time would be negative\n";
+            return 1;
+        }
+        request["white_ms"] = w;
+        request["black_ms"] = b;
+    }
     if (!conn.send(request)) {
         std::cerr << "eboardctl: the daemon hung up\n";
         return 3;
@@ -302,6 +362,7 @@ int main(int argc, char** argv) {
     }
     if (cmd != "watch") return print_reply(*reply, json);
     if (text_of(*reply, "class") == "ERROR") return print_reply(*reply, json);
+    if (json) std::cout << reply->dump() << std::endl; // the WATCH reply: watching from here on
     while (auto e = conn.receive()) std::cout << (json ? e->dump() : describe(*e)) << std::endl;
     std::cerr << "eboardctl: the daemon hung up\n";
     return 3;
