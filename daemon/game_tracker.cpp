@@ -40,7 +40,7 @@ Expected<GameTracker> GameTracker::resume(const StoredGame& record) {
             auto stood = read_fen(m.fen, t->pos_.chess960());
             if (!stood) return Error{"game " + record.id + ": ply " + std::to_string(m.ply) + ": " + stood.error().message};
             t->pos_ = stood->copy();
-            t->rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood)});
+            t->rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood), true});
             continue;
         }
         const Move move = move_from_uci(t->pos_, m.uci);
@@ -48,7 +48,7 @@ Expected<GameTracker> GameTracker::resume(const StoredGame& record) {
             return Error{"game " + record.id + ": ply " + std::to_string(m.ply) + " (" + m.uci +
                          ") does not replay"};
         t->pos_.make_move(move);
-        t->rows_.push_back(Row{m.san, m.uci, m.fen, std::nullopt});
+        t->rows_.push_back(Row{m.san, m.uci, m.fen, std::nullopt, m.completed});
     }
     return t;
 }
@@ -111,15 +111,16 @@ Expected<MoveEvent> GameTracker::play(int ply, Move move, bool completed,
     e.fen = pos_.fen();
     e.completed = completed;
     e.clock = clock;
-    rows_.push_back(Row{e.san, e.uci, e.fen, std::nullopt});
+    rows_.push_back(Row{e.san, e.uci, e.fen, std::nullopt, completed});
     return e;
 }
 
 Expected<MoveEvent> GameTracker::complete(int ply, std::optional<MoveClock> clock) {
     if (ply != plies() || ply == 0)
         return Error{"ply " + std::to_string(ply) + " is not the last move made"};
-    const Row& r = rows_.back();
+    Row& r = rows_.back();
     if (r.stood) return Error{"ply " + std::to_string(ply) + " is an illegal move that stood"};
+    r.completed = true;
     MoveEvent e;
     e.board = board_;
     e.game = game_;
@@ -150,7 +151,7 @@ Expected<RecordedMove> GameTracker::illegal_stands(int ply, Square from, Square 
     m.completed = true;
     m.illegal_stands = true;
     pos_ = stood->copy();
-    rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood)});
+    rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood), true});
     return m;
 }
 

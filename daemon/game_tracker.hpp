@@ -47,6 +47,11 @@ class GameTracker {
     [[nodiscard]] const std::string& game() const { return game_; }
     [[nodiscard]] const std::string& board() const { return board_; }
     [[nodiscard]] const std::string& start_fen() const { return start_fen_; }
+    /// True when the last move made is completed (Art. 6.2.1), stood as an illegal move, or
+    /// there is none; false while the player has not pressed the clock after it.
+    [[nodiscard]] bool last_completed() const {
+        return rows_.empty() || rows_.back().completed || rows_.back().stood.has_value();
+    }
     /// The FEN after `ply` (0 = the start position); "" when out of range.
     [[nodiscard]] std::string fen_after(int ply) const;
 
@@ -57,6 +62,7 @@ class GameTracker {
         std::string uci;
         std::string fen;              ///< after the ply
         std::optional<Position> stood; ///< an illegal move that stood: the position after it
+        bool completed = false;        ///< Art. 6.2.1
     };
     GameTracker(Position pos, std::string board, std::string game, std::string start_fen);
     // Replays the first `ply` rows from the start position (across illegal moves that stood,

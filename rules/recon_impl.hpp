@@ -70,6 +70,8 @@ struct Reconstructor::Impl {
     std::array<Deferred, 64> deferred{};
     Bitboard deferred_bb = 0;
     TimeMs last_change = 0;
+    bool board_seen = false; ///< a reading of the board arrived (SquareChange or BoardSnapshot)
+    bool assume_game = false;  ///< resume_game: until board_seen, the board is taken to show *pos
 
     // --- the board in game orientation ---
     bool rotated = false;
@@ -134,6 +136,9 @@ struct Reconstructor::Impl {
     void commit(Square board_sq, const SquareReading& r, TimeMs t);
     void flush_deferred(TimeMs upto);
     void set_orientation(bool rot);
+    void rebuild_board();  ///< occ, known, ident from raw (after the orientation or raw changed)
+    /// The board is taken to show *pos (identity where `reading` knows it; all if null).
+    void assume_board(const BoardReading* reading);
     void reset_evidence();
     void on_press(const LeverPressed& p);
     void judge_press();

@@ -38,6 +38,7 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
     advance(t);
     if (const auto* c = std::get_if<SquareChange>(&e)) {
         if (!c->square.valid()) return;
+        board_seen = true;
         auto i = static_cast<std::size_t>(c->square.index());
         SquareReading r = c->reading;
         if (!r.occupied) r.piece = Piece::None;
@@ -52,6 +53,10 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
         }
         if (cfg.bounce_ms <= 0) flush_deferred(t);
     } else if (const auto* b = std::get_if<BoardSnapshot>(&e)) {
+        // The first reading of a resumed game: its differences from the game's position are
+        // what happened on the board meanwhile (identity only where the board tells it).
+        if (!board_seen && assume_game && game && !ended) assume_board(&b->board);
+        board_seen = true;
         // A full scan is already settled: commit every difference now, in square order.
         for (int s = 0; s < 64; ++s) {
             auto i = static_cast<std::size_t>(s);
@@ -193,9 +198,7 @@ void Reconstructor::Impl::opponent_started(Square s) {
     make(m, assumed, false);
 }
 
-void Reconstructor::Impl::set_orientation(bool rot) {
-    if (rot == rotated) return;
-    rotated = rot;
+void Reconstructor::Impl::rebuild_board() {
     occ = known = 0;
     for (int bs = 0; bs < 64; ++bs) {
         Square g = game_sq(Square(bs));
@@ -204,6 +207,23 @@ void Reconstructor::Impl::set_orientation(bool rot) {
         if (r.known()) known |= bit_of(g);
         ident[static_cast<std::size_t>(g.index())] = r.piece;
     }
+}
+
+void Reconstructor::Impl::assume_board(const BoardReading* reading) {
+    for (int bs = 0; bs < 64; ++bs) {
+        auto i = static_cast<std::size_t>(bs);
+        Piece p = pos->piece_on(game_sq(Square(bs)));
+        bool identity = reading == nullptr || (*reading)[i].known();
+        raw[i] = SquareReading{p != Piece::None, identity ? p : Piece::None};
+    }
+    deferred_bb = 0;
+    rebuild_board();
+}
+
+void Reconstructor::Impl::set_orientation(bool rot) {
+    if (rot == rotated) return;
+    rotated = rot;
+    rebuild_board();
     vacated = rotate_bb(vacated);
     retyped = rotate_bb(retyped);
     co_lifted = rotate_bb(co_lifted);
@@ -347,6 +367,26 @@ const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, Ti
     impl_->now = std::max(impl_->now, t_ms);
     impl_->begin_game(pos.copy(), -1, impl_->rotated, impl_->cfg.rotated.has_value());
     return impl_->out;
+}
+
+const std::vector<ReconEvent>& Reconstructor::resume_game(const Position& pos, bool last_uncompleted,
+                                                          TimeMs t_ms) {
+    Impl& I = *impl_;
+    I.out.clear();
+    I.now = std::max(I.now, t_ms);
+    Position start = pos.copy();
+    const Move made = last_uncompleted && pos.history_size() > 0 ? pos.last_move() : Move::none();
+    if (!made.is_none()) start.unmake_move();
+    I.begin_game(std::move(start), -1, I.rotated, I.orientation_known || I.cfg.rotated.has_value());
+    if (!made.is_none()) {
+        // Made again without a word: its MOVE was announced when the player made it.
+        const auto announced = static_cast<std::ptrdiff_t>(I.out.size());
+        I.make(made, false, false);
+        I.out.erase(I.out.begin() + announced, I.out.end());
+    }
+    I.assume_game = true;
+    if (!I.board_seen) I.assume_board(nullptr);
+    return I.out;
 }
 
 bool Reconstructor::choose_promotion(PieceType type, TimeMs t_ms) {

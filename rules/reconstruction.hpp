@@ -152,6 +152,17 @@ class Reconstructor {
     /// instead of waiting for a start position on the board. The board must then show it.
     const std::vector<ReconEvent>& start_game(const Position& pos, TimeMs t_ms);
 
+    /// Takes up a game already recorded (a restarted daemon, an arbiter's take-back, a board
+    /// attached again) so that the board is checked against it. `pos` is the game's position;
+    /// with `last_uncompleted`, its last move (pos.last_move(), which pos must be able to take
+    /// back) was made (Art. 4.7) but not completed (6.2.1): the reconstruction starts before it
+    /// with it made, so that the press completes it, and returns no event for it (it was
+    /// announced when it was made). Until it has seen the board, the reconstruction takes the
+    /// game's position as the board's last reading, so that its first full reading shows the
+    /// same position (the game resumes), one legal move of it (made, a capture included), or
+    /// anything else (position_mismatch after the grace).
+    const std::vector<ReconEvent>& resume_game(const Position& pos, bool last_uncompleted, TimeMs t_ms);
+
     /// Promotion choice by command (or by clock button, see promotion_for_button): the piece
     /// for the next promotion of the side to move on an occupancy-only board. Art. 4.4.4: the
     /// choice is final once the new piece has touched the square, so a choice is refused (false)

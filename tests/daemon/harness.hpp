@@ -246,6 +246,16 @@ class EmulatedBoard {
         ++ply_;
         plug(pos, left_ms, right_ms);
     }
+    /// The source game's next move (the one play() would make now).
+    [[nodiscard]] Move next_move() const { return game_.moves[static_cast<std::size_t>(ply_)].move; }
+    /// The player makes the next move on the board (Art. 4.7) without pressing the clock.
+    void make_next_move() {
+        player_->play(next_move(), [](std::chrono::microseconds) { return true; }, false);
+        ++ply_;
+    }
+    /// The board already shows the position after `ply` (the test moved the pieces by hand):
+    /// the player goes on from there.
+    void resync(int ply) { rewind(ply); }
     /// The cable is pulled: the pty closes and the path goes away.
     void unplug() {
         std::error_code ec;

@@ -1,0 +1,93 @@
+// Reconstructor::resume_game: a game already recorded is taken up (a restarted daemon, a
+// board attached again) and the board's first reading is checked against it: the same
+// position resumes, one legal move of it is made (Art. 4.7), anything else is a
+// position_mismatch ([23] 7.4) until put right; a move made but not completed when the
+// game was recorded is completed by the press (6.2.1).
+#include <catch2/catch.hpp>
+
+#include "tests/rules/recon_support.hpp"
+
+using namespace eboard;
+using namespace eboard::test;
+
+namespace {
+
+Position after(const char* fen, std::initializer_list<const char*> ucis) {
+    Position p = std::move(Position::from_fen(fen).value());
+    for (const char* u : ucis) p.make_move(move_from_uci(p, u));
+    return p;
+}
+
+/// A full reading of `p` (identity or occupancy only).
+BoardSnapshot reading(const Position& p, bool identity, TimeMs t) {
+    BoardSnapshot s{t, {}};
+    for (int i = 0; i < 64; ++i) {
+        const Piece piece = p.piece_on(Square(i));
+        s.board[static_cast<std::size_t>(i)] =
+            identity ? SquareReading::of(piece) : SquareReading{piece != Piece::None, Piece::None};
+    }
+    return s;
+}
+
+constexpr const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+} // namespace
+
+TEST_CASE("6.2.1 a resumed game whose last move was made, not completed: the press completes it") {
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        const Position p = after(kStart, {"e2e4", "e7e5", "g1f3"});
+        r.take(r.rec.resume_game(p, true, 0));
+        CHECK(r.made.empty()); // announced when it was made: not again
+        CHECK(r.rec.plies_made() == 1);
+        CHECK(r.rec.plies_completed() == 0);
+        r.feed({reading(p, id, 100), LeverPressed{300, Color::White}, Tick{2000}});
+        CHECK(r.completed == std::vector<int>{1});
+        CHECK(r.irregularities() == 0);
+        CHECK(r.touches.empty()); // the board showed the game: nothing was lifted or placed
+    }
+}
+
+TEST_CASE("4.7 a resumed game: a move made while the board was not seen is made from its first reading") {
+    SECTION("a quiet move, occupancy only and identity") {
+        for (bool id : {false, true}) {
+            INFO("identity " << id);
+            Run r;
+            const Position p = after(kStart, {"e2e4", "e7e5"});
+            r.take(r.rec.resume_game(p, false, 0));
+            r.feed({reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), id, 100), Tick{2000}});
+            CHECK(r.made == std::vector<std::string>{"g1f3"});
+            CHECK(r.irregularities() == 0);
+        }
+    }
+    SECTION("a capture on a board that tells the pieces apart") {
+        Run r;
+        const Position p = after(kStart, {"e2e4", "d7d5"});
+        r.take(r.rec.resume_game(p, false, 0));
+        r.feed({reading(after(kStart, {"e2e4", "d7d5", "e4d5"}), true, 100), Tick{2000},
+                LeverPressed{2100, Color::White}, Tick{3000}});
+        CHECK(r.made == std::vector<std::string>{"e4d5"});
+        CHECK(r.completed == std::vector<int>{1});
+        CHECK(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("7.4 a resumed game: a first reading that no legal move explains is a position_mismatch until put right") {
+    Run r(ReconConfig{});
+    const Position p = after(kStart, {"e2e4", "e7e5"});
+    r.take(r.rec.resume_game(p, false, 0));
+    // The knight b1 knocked onto b3, where it cannot go.
+    BoardSnapshot bad = reading(p, true, 100);
+    bad.board[static_cast<std::size_t>(Square::at(1, 0).index())] = SquareReading{};                // b1 empty
+    bad.board[static_cast<std::size_t>(Square::at(1, 2).index())] = SquareReading::of(Piece::WKnight); // on b3
+    r.feed({bad, Tick{10000}});
+    CHECK(r.made.empty());
+    REQUIRE(r.count(AlertKind::PositionMismatch) == 1);
+    CHECK(r.alerts.back().squares == ((Bitboard{1} << Square::at(1, 0).index()) | (Bitboard{1} << Square::at(1, 2).index())));
+    // Put back; the game goes on.
+    r.feed({reading(p, true, 10100), reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), true, 10500),
+            Tick{12000}});
+    CHECK(r.made == std::vector<std::string>{"g1f3"});
+    CHECK(r.count(AlertKind::PositionMismatch) == 1);
+}
