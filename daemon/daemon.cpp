@@ -16,9 +16,12 @@
 #include "daemon/board_link.hpp"
 #include "daemon/console.hpp"
 #include "daemon/device_link.hpp"
+#include "daemon/emu_board.hpp"
+#include "daemon/emu_player.hpp"
 #include "daemon/simulation.hpp"
 #include "drivers/core/trace.hpp"
 #include "daemon/rules_profile.hpp"
+#include "rules/game.hpp"
 #include "rules/time_control.hpp"
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
@@ -30,6 +33,8 @@ Daemon::Daemon(Config config)
 
 Daemon::~Daemon() {
     if (simulation_) simulation_->stop();
+    for (auto& e : emulated_)
+        if (e.player) e.player->stop();
     for (auto& l : links_) l->stop();
     links_.clear();
     simulation_.reset();
@@ -77,8 +82,15 @@ Expected<bool> Daemon::open_speech() {
     });
     if (!sink) return sink.error();
     speech_ = std::move(*sink);
+    // INFO clocks: what the clock shows now, not the times of the last completed move.
+    speech_->set_clock_now([this](const std::string& name) -> std::optional<MoveClock> {
+        const BoardSession* board = find_board(name);
+        return board ? board->clock_times() : std::nullopt;
+    });
     log_info(speech_->note());
-    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); });
+    // A move made is said at once, before the store's fsync (D.2.3; recorder.hpp says why).
+    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); },
+                        Recorder::Delivery::OnPublish);
     return true;
 }
 
@@ -103,6 +115,58 @@ Expected<bool> Daemon::open_simulation() {
     return true;
 }
 
+Expected<bool> Daemon::prepare_emulators() {
+    for (auto& b : config_.boards) {
+        auto uri = parse_emu_uri(b.uri);
+        if (!uri) return Error{"board " + b.name + ": " + uri.error().message};
+        if (!*uri) continue;
+        Emulated e{b.name, (*uri)->kind, nullptr, nullptr};
+        if (!(*uri)->pgn.empty()) {
+            auto player = EmuPlayer::open((*uri)->pgn, config_.speed);
+            if (!player) return Error{"board " + b.name + ": " + player.error().message};
+            e.player = std::move(*player);
+            // The game's time control, unless the board has one.
+            if (board_time_control(config_, b).empty()) b.time_control = e.player->time_control();
+        }
+        emulated_.push_back(std::move(e));
+    }
+    return true;
+}
+
+Expected<bool> Daemon::open_emulators() {
+    for (auto& e : emulated_) {
+        BoardSession* board = find_board(e.board);
+        if (!board) continue;
+        // The pieces stand where the board's game is (a resumed game), else where the PGN's
+        // game starts, else in the standard start position.
+        Position shown = Position::startpos();
+        int from_ply = 0;
+        if (board->game()) {
+            shown = board->game()->position().copy();
+            from_ply = board->game()->plies();
+        } else if (e.player) {
+            shown = e.player->start_position().copy();
+        }
+        auto emulator = EmuBoard::create(e.kind, shown, clock_start_ms(board->time_control()));
+        if (!emulator) return Error{"board " + e.board + ": " + emulator.error().message};
+        e.emulator = std::move(*emulator);
+        if (e.player && board->game() && !e.player->passes_through(shown, from_ply)) {
+            log_notice("board " + e.board + ": the resumed game is not the PGN's game; nobody plays it");
+            e.player.reset();
+        }
+        if (e.player) {
+            recorder_->add_sink([player = e.player.get(), name = e.board](const Event& ev, const std::string&) {
+                if (event_board(ev) == name) player->observe(ev);
+            });
+        }
+        if (auto* link = dynamic_cast<DeviceLink*>(link_of(board)))
+            link->set_opener([emulator = e.emulator.get()](drivers::DeviceSession::EventSink sink) {
+                return emulator->open_session(std::move(sink), {});
+            });
+    }
+    return true;
+}
+
 Expected<bool> Daemon::open() {
     // Refuse what would only fail later, at the first game.
     if (auto p = load_profile(config_.rules, config_.supervised); !p) return Error{"--rules: " + p.error().message};
@@ -116,6 +180,7 @@ Expected<bool> Daemon::open() {
     if (config_.simulate) {
         if (auto ok = open_simulation(); !ok) return ok;
     }
+    if (auto ok = prepare_emulators(); !ok) return ok;
     const std::string state_dir = resolve_state_dir(config_);
     auto store = Store::open(state_dir);
     if (!store) return store.error();
@@ -168,7 +233,7 @@ Expected<bool> Daemon::open() {
         if (auto ok = board->resume(id); !ok)
             log_warning("cannot resume game " + id + ": " + ok.error().message);
     }
-    return true;
+    return open_emulators();
 }
 
 void Daemon::wait_signals() {
@@ -265,6 +330,8 @@ std::string Daemon::status_text() const {
 
 void Daemon::stop() {
     notify_stopping();
+    for (auto& e : emulated_)
+        if (e.player) e.player->stop();
     if (recorder_) recorder_->flush(); // everything durable before the exit
     for (auto& l : links_) l->stop();
     if (server_) server_->close();
@@ -281,9 +348,12 @@ void Daemon::finish_simulation(const std::string& result) {
         status = 1;
     } else if (board && board->game()) {
         const std::string game = board->game_id();
-        // The source game's result, confirmed as an arbiter would (Art. 8.7).
-        const std::string termination = board->game()->position().is_checkmate() ? "checkmate" : "normal";
-        (void)board->result(result, termination, true, wall_clock_ms());
+        // The source game's result, confirmed as an arbiter would (Art. 8.7): a checkmate on
+        // the board, else the players' resignation or agreed draw.
+        const Termination termination = board->game()->position().is_checkmate() ? Termination::Checkmate
+                                        : result == "1/2-1/2"                    ? Termination::Agreement
+                                                                                 : Termination::Resignation;
+        (void)board->result(result, std::string(to_string(termination)), true, wall_clock_ms());
         const std::string pgn = recorder_->pgn_path(game);
         if (!pgn.empty() && config_.events != "-") print_console_line("PGN written to " + pgn);
     }
@@ -303,6 +373,12 @@ int Daemon::run() {
     }
     wait_signals();
     for (auto& l : links_) l->start();
+    for (auto& e : emulated_)
+        if (e.player) {
+            const BoardSession* board = find_board(e.board);
+            const bool resumed = board && board->game();
+            e.player->start(*e.emulator, resumed ? board->game()->plies() : 0, resumed);
+        }
     arm_watchdog();
     if (simulation_) {
         simulation_->start([this](const std::string& result) {
