@@ -69,6 +69,7 @@ void round_with_kills(Tally& tally, int first, int n, std::mt19937_64& random, K
     while (finished < n) {
         // The random moment: how long the daemon runs before the next kill.
         std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(random)));
+        // cppcheck-suppress oppositeInnerCondition ; `finished` is atomic, the players change it
         if (finished == n) break;
         world.stop();
         daemon.kill9();
