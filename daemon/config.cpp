@@ -36,7 +36,7 @@ po::options_description options_table() {
         ("socket", po::value<std::string>()->value_name("PATH"), "the client API socket PATH (JSON lines)")
         ("socket-group", po::value<std::string>()->value_name("GROUP"), "group owning the socket (mode 0660)")
         ("simulate", po::value<std::string>()->implicit_value("")->value_name("PGN"), "emulated DGT board and clock replay a game: [PGN] (default: an embedded famous game)")
-        ("speed", po::value<double>()->value_name("X"), "--simulate: how many times faster than human pace (default 1)")
+        ("speed", po::value<double>()->value_name("X"), "--simulate and emu-KIND:PGN boards: how many times faster than human pace (default 1)")
         ("illegal-feedback", po::value<std::string>()->value_name("on-completion|immediate"), "on-completion (default) | immediate")
         ("mismatch-grace", po::value<double>()->value_name("SECONDS"), "SECONDS before an unexplained position is alerted (default 5)")
         ("event", po::value<std::string>()->value_name("TEXT"), "PGN Event tag for every board (default ?)")
@@ -66,7 +66,7 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
     };
     if (vm.count("board"))
         for (const auto& uri : vm["board"].as<std::vector<std::string>>()) {
-            if (uri.find(':') == std::string::npos)
+            if (uri.find(':') == std::string::npos && uri.rfind("emu-", 0) != 0)
                 return Error{"--board: '" + uri + "' is not DRIVER:TRANSPORT (e.g. dgt:/dev/ttyACM0)"};
             c.boards.push_back(BoardConfig{uri, uri, {}, {}, {}, {}, {}, {}, {}});
         }
@@ -155,7 +155,7 @@ Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& pars
                          board_access_keys() + ")"};
     }
     for (const auto& b : boards)
-        if (b.uri.find(':') == std::string::npos)
+        if (b.uri.find(':') == std::string::npos && b.uri.rfind("emu-", 0) != 0)
             return Error{origin + ": [board." + b.name + "] needs uri = DRIVER:TRANSPORT"};
     return boards;
 }

@@ -16,6 +16,8 @@
 #include "daemon/board_link.hpp"
 #include "daemon/console.hpp"
 #include "daemon/device_link.hpp"
+#include "daemon/emu_board.hpp"
+#include "daemon/emu_player.hpp"
 #include "daemon/simulation.hpp"
 #include "drivers/core/trace.hpp"
 #include "daemon/rules_profile.hpp"
@@ -30,6 +32,8 @@ Daemon::Daemon(Config config)
 
 Daemon::~Daemon() {
     if (simulation_) simulation_->stop();
+    for (auto& e : emulated_)
+        if (e.player) e.player->stop();
     for (auto& l : links_) l->stop();
     links_.clear();
     simulation_.reset();
@@ -103,6 +107,58 @@ Expected<bool> Daemon::open_simulation() {
     return true;
 }
 
+Expected<bool> Daemon::prepare_emulators() {
+    for (auto& b : config_.boards) {
+        auto uri = parse_emu_uri(b.uri);
+        if (!uri) return Error{"board " + b.name + ": " + uri.error().message};
+        if (!*uri) continue;
+        Emulated e{b.name, (*uri)->kind, nullptr, nullptr};
+        if (!(*uri)->pgn.empty()) {
+            auto player = EmuPlayer::open((*uri)->pgn, config_.speed);
+            if (!player) return Error{"board " + b.name + ": " + player.error().message};
+            e.player = std::move(*player);
+            // The game's time control, unless the board has one.
+            if (board_time_control(config_, b).empty()) b.time_control = e.player->time_control();
+        }
+        emulated_.push_back(std::move(e));
+    }
+    return true;
+}
+
+Expected<bool> Daemon::open_emulators() {
+    for (auto& e : emulated_) {
+        BoardSession* board = find_board(e.board);
+        if (!board) continue;
+        // The pieces stand where the board's game is (a resumed game), else where the PGN's
+        // game starts, else in the standard start position.
+        Position shown = Position::startpos();
+        int from_ply = 0;
+        if (board->game()) {
+            shown = board->game()->position().copy();
+            from_ply = board->game()->plies();
+        } else if (e.player) {
+            shown = e.player->start_position().copy();
+        }
+        auto emulator = EmuBoard::create(e.kind, shown, clock_start_ms(board->time_control()));
+        if (!emulator) return Error{"board " + e.board + ": " + emulator.error().message};
+        e.emulator = std::move(*emulator);
+        if (e.player && board->game() && !e.player->passes_through(shown, from_ply)) {
+            log_notice("board " + e.board + ": the resumed game is not the PGN's game; nobody plays it");
+            e.player.reset();
+        }
+        if (e.player) {
+            recorder_->add_sink([player = e.player.get(), name = e.board](const Event& ev, const std::string&) {
+                if (event_board(ev) == name) player->observe(ev);
+            });
+        }
+        if (auto* link = dynamic_cast<DeviceLink*>(link_of(board)))
+            link->set_opener([emulator = e.emulator.get()](drivers::DeviceSession::EventSink sink) {
+                return emulator->open_session(std::move(sink), {});
+            });
+    }
+    return true;
+}
+
 Expected<bool> Daemon::open() {
     // Refuse what would only fail later, at the first game.
     if (auto p = load_profile(config_.rules, config_.supervised); !p) return Error{"--rules: " + p.error().message};
@@ -116,6 +172,7 @@ Expected<bool> Daemon::open() {
     if (config_.simulate) {
         if (auto ok = open_simulation(); !ok) return ok;
     }
+    if (auto ok = prepare_emulators(); !ok) return ok;
     const std::string state_dir = resolve_state_dir(config_);
     auto store = Store::open(state_dir);
     if (!store) return store.error();
@@ -168,7 +225,7 @@ Expected<bool> Daemon::open() {
         if (auto ok = board->resume(id); !ok)
             log_warning("cannot resume game " + id + ": " + ok.error().message);
     }
-    return true;
+    return open_emulators();
 }
 
 void Daemon::wait_signals() {
@@ -265,6 +322,8 @@ std::string Daemon::status_text() const {
 
 void Daemon::stop() {
     notify_stopping();
+    for (auto& e : emulated_)
+        if (e.player) e.player->stop();
     if (recorder_) recorder_->flush(); // everything durable before the exit
     for (auto& l : links_) l->stop();
     if (server_) server_->close();
@@ -303,6 +362,12 @@ int Daemon::run() {
     }
     wait_signals();
     for (auto& l : links_) l->start();
+    for (auto& e : emulated_)
+        if (e.player) {
+            const BoardSession* board = find_board(e.board);
+            const bool resumed = board && board->game();
+            e.player->start(*e.emulator, resumed ? board->game()->plies() : 0, resumed);
+        }
     arm_watchdog();
     if (simulation_) {
         simulation_->start([this](const std::string& result) {

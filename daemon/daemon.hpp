@@ -24,6 +24,8 @@
 namespace eboard::daemon {
 
 class BoardLink;
+class EmuBoard;
+class EmuPlayer;
 class Simulation;
 
 class Daemon final : public CommandHandler {
@@ -62,6 +64,10 @@ class Daemon final : public CommandHandler {
     [[nodiscard]] std::string status_text() const;
     [[nodiscard]] Expected<bool> open_simulation();
     [[nodiscard]] Expected<bool> open_speech();
+    /// `emu-KIND[:PGN]` boards: their players (and PGN time controls) before the sessions.
+    [[nodiscard]] Expected<bool> prepare_emulators();
+    /// ... and their emulators, showing the resumed games, once the games are taken up.
+    [[nodiscard]] Expected<bool> open_emulators();
     [[nodiscard]] BoardLink* link_of(const BoardSession* board);
 
     boost::asio::io_context io_;
@@ -72,6 +78,14 @@ class Daemon final : public CommandHandler {
     std::vector<std::unique_ptr<BoardSession>> boards_;
     std::vector<std::unique_ptr<BoardLink>> links_; ///< links_[i] reads boards_[i]
     std::unique_ptr<Simulation> simulation_;
+    /// A built-in emulated board (`--board emu-…`), its optional player.
+    struct Emulated {
+        std::string board; ///< the board's name
+        std::string kind;
+        std::unique_ptr<EmuPlayer> player;
+        std::unique_ptr<EmuBoard> emulator;
+    };
+    std::vector<Emulated> emulated_;
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     boost::asio::signal_set signals_;
     boost::asio::steady_timer watchdog_;

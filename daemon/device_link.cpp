@@ -6,6 +6,7 @@
 
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
+#include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
 #include "rules/flag_ruling.hpp"
 #include "rules/recon_profile.hpp"
@@ -33,6 +34,19 @@ std::vector<std::string> square_names(Bitboard b) {
     for (int s = 0; s < 64; ++s)
         if (b & (Bitboard{1} << s)) out.push_back(Square(s).name());
     return out;
+}
+
+// Whether the board's driver drives a clock (the DGT board's DGT3000/XL): asked of a driver
+// object, which does no I/O when created. On a board without one a move is completed by the
+// next move, as with --clock none (interfaces.md).
+bool driver_has_clock(const std::string& uri) {
+    std::string name = uri.substr(0, uri.find(':'));
+    if (name.rfind("emu-", 0) == 0) name.erase(0, 4);
+    name = name.substr(0, name.find('.'));
+    const drivers::DriverInfo* info = drivers::find_driver(name);
+    if (!info) return true;
+    const auto driver = info->create({});
+    return !driver || driver->clock() != nullptr;
 }
 
 const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
@@ -80,7 +94,7 @@ ReconConfig DeviceLink::recon_config() const {
         default: return MateAbility::Unknown;
         }
     };
-    c.clock = config_.clock == ClockMode::Board;
+    c.clock = config_.clock == ClockMode::Board && driver_has_clock(session_.board_config().uri);
     c.quickplay_finish = quickplay_from_move(session_.profile(), session_.time_control()) == 1;
     c.tactile = session_.board_config().access.tactile; // App. D.2.2-D.2.3 (speech_config.hpp)
     c.illegal_immediate = config_.illegal_feedback == IllegalFeedback::Immediate;
@@ -131,7 +145,7 @@ void DeviceLink::device_thread() {
                 if (*alive) on_driver_event(e);
             });
         };
-        auto device = drivers::open_device(uri, sink);
+        auto device = opener_ ? opener_(sink) : drivers::open_device(uri, sink);
         if (!device) {
             if (!reported) log_warning("board " + session_.name() + ": " + device.error().message +
                                        "; retrying every second");

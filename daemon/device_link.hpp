@@ -27,6 +27,7 @@
 #include "daemon/config.hpp"
 #include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
+#include "drivers/core/session.hpp"
 #include "rules/reconstruction.hpp"
 
 namespace eboard::daemon {
@@ -41,6 +42,12 @@ class DeviceLink final : public BoardLink {
     [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
     [[nodiscard]] Expected<std::string> penalty(bool apply) override;
     void restart_game() override;
+
+    /// Opens the board's driver session (default: drivers::open_device of the board's URI);
+    /// set before start(). Called on the device thread.
+    using Opener = std::function<Expected<std::unique_ptr<drivers::DeviceSession>>(
+        drivers::DeviceSession::EventSink)>;
+    void set_opener(Opener opener) { opener_ = std::move(opener); }
 
   private:
     void device_thread();
@@ -86,6 +93,7 @@ class DeviceLink final : public BoardLink {
     /// plies count from there.
     int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Opener opener_;
 };
 
 } // namespace eboard::daemon

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/emu_board.hpp"
 #include "daemon/log.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
 #include "daemon/simulated_player.hpp"
@@ -20,15 +21,6 @@ constexpr int kMoveTimeoutMs = 10000;
 std::string tag_or_empty(const eboard::GameRecord& g, const char* name) {
     const std::string* v = g.tag(name);
     return v && *v != "?" ? *v : std::string();
-}
-
-// The clock's starting times: the first period of the TimeControl tag, else 90 minutes.
-std::int64_t start_time_ms(const std::string& tc_text) {
-    auto tc = parse_time_control(tc_text);
-    if (tc && tc->kind == TimeControl::Kind::Periods && !tc->periods.empty() &&
-        tc->periods.front().time_ms > 0)
-        return tc->periods.front().time_ms;
-    return 90 * 60 * 1000;
 }
 
 } // namespace
@@ -59,7 +51,7 @@ Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_pa
 
     drivers::emu::DgtEmulatorOptions options;
     for (int s = 0; s < 64; ++s) options.position.set(Square(s), start->piece_on(Square(s)));
-    const std::int64_t t0 = start_time_ms(sim->time_control());
+    const std::int64_t t0 = clock_start_ms(sim->time_control());
     options.clock.left_ms = t0; // White plays on the left of the clock
     options.clock.right_ms = t0;
     try {

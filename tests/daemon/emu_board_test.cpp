@@ -1,0 +1,75 @@
+// `--board emu-KIND[:PGN]` (interfaces.md: "emu-… (built-in emulators)"; daemon/emu_board.hpp):
+// the eboardd process runs the emulators of drivers/emu itself, each read by its real driver
+// (DGT, Certabo, Sentio, Millennium over in-process ptys; Chessnut through the report
+// loopback), and a simulated player replays the PGN on each. Every board's recorded game must
+// be the source game, ended by the checkmate on the board.
+#include <catch2/catch.hpp>
+
+#include "tests/daemon/harness.hpp"
+
+#include <fstream>
+
+using namespace eboard;
+using namespace eboard::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kGames = std::string(EBOARD_SHARED_DATA) + "/games/";
+
+} // namespace
+
+TEST_CASE("emu- boards: every built-in emulator plays a game through its real driver") {
+    TempDir dir("eboardd-emu");
+    const fs::path pgn_dir = dir.path / "pgn";
+    const std::string pgn = kGames + "molinari-bordais-1979.pgn"; // 10 plies, ends in checkmate
+    const std::vector<std::string> kinds{"dgt", "certabo", "sentio", "millennium", "chessnut"};
+    {
+        std::ofstream conf(dir.path / "eboardd.conf");
+        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\n";
+        for (const auto& k : kinds) conf << "[board." << k << "]\nuri = emu-" << k << ":" << pgn << "\n";
+        conf << "[board.idle]\nuri = emu-millennium\n"; // nobody plays: it stands in the start position
+    }
+    NotifySocket notify((dir.path / "notify").string());
+    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
+                              (dir.path / "state").string(), "--events", "-", "--speed", "20"},
+              notify.path(), (dir.path / "stderr").string());
+    REQUIRE(notify.wait_for("READY=1"));
+    EventLog log(d);
+    const GameRecord source = source_game("molinari-bordais-1979.pgn");
+    for (const auto& k : kinds) {
+        INFO("emu-" << k);
+        const ojson board = log.wait_for("BOARD", k);
+        REQUIRE_FALSE(board.is_null());
+        CHECK(board["state"] == "connected");
+        CHECK(board["driver"] == "emu-" + k);
+        const ojson result = log.wait_for("RESULT", k, {}, 60000);
+        if (result.is_null()) UNSCOPED_INFO(slurp(dir.path / "stderr"));
+        REQUIRE_FALSE(result.is_null());
+        CHECK(result["result"] == "0-1");
+        CHECK(result["termination"] == "checkmate");
+        CHECK(log.of("ALERT", k).empty());
+        auto recorded = read_pgn_game(slurp(pgn_dir / (result["game"].get<std::string>() + ".pgn")));
+        REQUIRE(recorded.has_value());
+        CHECK(sans_of(*recorded) == sans_of(source));
+        // Only the DGT board has a clock: the others complete a move by the next one.
+        CHECK(log.of("MOVE", k).back()["status"] == "completed");
+        CHECK(log.of("MOVE", k).back().contains("clock") == (k == "dgt"));
+    }
+    const ojson idle = log.wait_for("GAME", "idle");
+    CHECK(idle["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    CHECK(log.of("MOVE", "idle").empty());
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
+}
+
+TEST_CASE("emu- boards: an unknown emulator or an unreadable game is refused at start") {
+    TempDir dir("eboardd-emu-bad");
+    for (auto [uri, says] : {std::pair<std::string, std::string>{"emu-foo", "emu-dgt, emu-certabo"},
+                             {"emu-dgt:" + (dir.path / "none.pgn").string(), "cannot read"}}) {
+        Process d(eboardd_bin(), {"--board", uri, "--state-dir", (dir.path / "state").string()}, "",
+                  (dir.path / "stderr").string());
+        CHECK(d.wait_exit() == 1);
+        CHECK(slurp(dir.path / "stderr").find(says) != std::string::npos);
+    }
+}
