@@ -92,32 +92,12 @@ TEST_CASE("config: defaults are those of interfaces.md") {
 }
 
 TEST_CASE("config: every option of the command line table") {
-    const Config c = parse_ok({"--board",
-                               "dgt:/dev/ttyACM0",
-                               "--board",
-                               "dgt:tcp:host:2000",
-                               "--clock",
-                               "none",
-                               "--white-side",
-                               "right",
-                               "--rules",
-                               "club-2014",
-                               "--supervised",
-                               "yes",
-                               "--time-control",
-                               "40/5400+30:1800+30",
-                               "--pgn-dir",
-                               "/tmp/p",
-                               "--state-dir",
-                               "/tmp/s",
-                               "--events",
-                               "-",
-                               "--socket",
-                               "/run/e.sock",
-                               "--illegal-feedback",
-                               "immediate",
-                               "--mismatch-grace",
-                               "7.5"})
+    const Config c = parse_ok({"--board", "dgt:/dev/ttyACM0", "--board", "dgt:tcp:host:2000",
+                               "--clock", "none", "--white-side", "right", "--rules", "club-2014",
+                               "--supervised", "yes", "--time-control", "40/5400+30:1800+30",
+                               "--pgn-dir", "/tmp/p", "--state-dir", "/tmp/s", "--events", "-",
+                               "--socket", "/run/e.sock", "--illegal-feedback", "immediate",
+                               "--mismatch-grace", "7.5"})
                          .config;
     REQUIRE(c.boards.size() == 2);
     CHECK(c.boards[0].uri == "dgt:/dev/ttyACM0");
