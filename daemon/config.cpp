@@ -7,31 +7,12 @@
 #include <map>
 #include <sstream>
 
+#include "daemon/option_error.hpp"
+
 namespace eboard::daemon {
 namespace po = boost::program_options;
 
 namespace {
-
-// The text of a Boost.Program_options error. Boost (1.74) builds it by replacing "%value%",
-// "%option%", "%original_token%"... in a template with the words given, and repeats each
-// replacement while its placeholder is still found: a word that contains its own placeholder
-// (`--%original_token%`) makes what() loop forever (found by fuzz_config:
-// fuzz/corpus/config/regression-placeholder-loop). So every '%' of the words is shown as %25
-// first: no placeholder starts with "%2".
-struct PlaceholderEscape : po::error_with_option_name {
-    static void escape(po::error_with_option_name& e) {
-        for (auto& entry : e.*(&PlaceholderEscape::m_substitutions)) {
-            std::string& word = entry.second;
-            for (std::size_t at = word.find('%'); at != std::string::npos; at = word.find('%', at + 3))
-                word.replace(at, 1, "%25");
-        }
-    }
-};
-
-std::string message_of(po::error& e) {
-    if (auto* named = dynamic_cast<po::error_with_option_name*>(&e)) PlaceholderEscape::escape(*named);
-    return e.what();
-}
 
 // The options of docs/interfaces.md plus a few of our own (--config, --event, --site,
 // --socket-group, --speed, --trace). Values are read as strings and checked below, so that
@@ -184,8 +165,8 @@ Expected<po::parsed_options> parse_file_text(const std::string& text, const std:
     std::istringstream in(text);
     try {
         return po::parse_config_file(in, desc, true);
-    } catch (po::error& e) {
-        return Error{origin + ": " + message_of(e)};
+    } catch (const po::error& e) {
+        return Error{origin + ": " + option_error_text(e)};
     }
 }
 
@@ -201,8 +182,8 @@ Expected<std::vector<BoardConfig>> store_file(const std::string& text, const std
             return Error{origin + ": '" + opt.string_key + "' only works on the command line"};
     try {
         po::store(*parsed, vm);
-    } catch (po::error& e) {
-        return Error{origin + ": " + message_of(e)};
+    } catch (const po::error& e) {
+        return Error{origin + ": " + option_error_text(e)};
     }
     return board_sections(*parsed, origin);
 }
@@ -243,8 +224,8 @@ Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args
                           .style(po::command_line_style::unix_style)
                           .run();
         po::store(parsed, vm);
-    } catch (po::error& e) {
-        return Error{message_of(e)};
+    } catch (const po::error& e) {
+        return Error{option_error_text(e)};
     }
     inv.help = vm.count("help") > 0;
     inv.version = vm.count("version") > 0;
@@ -259,8 +240,8 @@ Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args
     }
     try {
         po::notify(vm);
-    } catch (po::error& e) {
-        return Error{message_of(e)};
+    } catch (const po::error& e) {
+        return Error{option_error_text(e)};
     }
     auto ok = apply_options(vm, inv.config);
     if (!ok) return ok.error();
@@ -280,8 +261,8 @@ Expected<Config> parse_config_text(const std::string& text, const std::string& o
     Config c;
     try {
         po::notify(vm);
-    } catch (po::error& e) {
-        return Error{origin + ": " + message_of(e)};
+    } catch (const po::error& e) {
+        return Error{origin + ": " + option_error_text(e)};
     }
     auto ok = apply_options(vm, c);
     if (!ok) return Error{origin + ": " + ok.error().message};
