@@ -133,7 +133,10 @@ TEST_CASE("a board streaming garbage at full speed, the daemon stays responsive 
     std::printf("faults: garbage: %llu bytes taken, RSS %ld -> %ld KiB, %d BOARDS replies, worst %.1f ms\n",
                 static_cast<unsigned long long>(line.flooded_bytes()), rss_before, rss_flooded, replies, worst_ms);
     CHECK(worst_ms < 5000);
-    CHECK(rss_flooded - rss_before < 16 * 1024); // bounded: far less than the garbage taken
+    // Bounded: the daemon holds about 0.1 MiB more after 32 MiB of garbage (Release); 8 MiB
+    // leaves room for ASan's 4 MiB quarantine, and a framer that kept the garbage it skips
+    // (checked by hand: +12.5 MiB) fails.
+    CHECK(rss_flooded - rss_before < 8 * 1024);
 
     // The next valid messages after the garbage are the board's own: ply 7 on goes on.
     REQUIRE(play(t1, d, world, 7, 20));
