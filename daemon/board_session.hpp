@@ -112,6 +112,8 @@ class BoardSession {
 
     /// The last clock times the board reported (for BOARDS), in ms; set by the device link.
     void set_clock_times(std::optional<MoveClock> times) { clock_ = times; }
+    /// What the clock showed at its latest report (ms); nullopt without a connected clock.
+    [[nodiscard]] const std::optional<MoveClock>& clock_times() const { return clock_; }
 
     /// {"board","uri","driver","state","game","ply","fen","clock"} (game fields while a game
     /// is in progress, clock when known).

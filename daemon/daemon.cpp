@@ -82,8 +82,15 @@ Expected<bool> Daemon::open_speech() {
     });
     if (!sink) return sink.error();
     speech_ = std::move(*sink);
+    // INFO clocks: what the clock shows now, not the times of the last completed move.
+    speech_->set_clock_now([this](const std::string& name) -> std::optional<MoveClock> {
+        const BoardSession* board = find_board(name);
+        return board ? board->clock_times() : std::nullopt;
+    });
     log_info(speech_->note());
-    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); });
+    // A move made is said at once, before the store's fsync (D.2.3; recorder.hpp says why).
+    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); },
+                        Recorder::Delivery::OnPublish);
     return true;
 }
 
