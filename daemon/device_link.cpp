@@ -28,6 +28,7 @@ constexpr int kPollMs = 50;
 // settle, press grace, the mismatch grace) all count from an input; a running clock's time
 // reports (every second) are inputs too.
 constexpr std::int64_t kTickWindowMs = 2000;
+constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
 constexpr int kReconnectMs = 1000;   // device absent: try again after
 
 std::vector<std::string> square_names(Bitboard b) {
@@ -165,6 +166,8 @@ void DeviceLink::device_thread() {
             }
             for (auto& c : commands) c((*device)->driver());
         }
+        // A clean exit: the board gets back what the driver changed on it (Millennium's E2ROM).
+        if (stop_) (void)(*device)->shutdown(kShutdownMs);
     }
 }
 
