@@ -123,6 +123,14 @@ void DgtBoardEmu::set_position(const BoardState& b, Millis now) {
 void DgtBoardEmu::press_lever(ClockSide side, Millis now) {
     clock_.advance(now);
     clock_.press_lever(side);
+    // UPDATE_NICE reports every change of the clock (dgt.md 3): each press gets its BWTIME at
+    // once. Left to the next tick(), two presses between ticks would cancel out in one report.
+    if (mode_ == BoardMode::UpdateNice) {
+        const auto report = clock_.time_report();
+        emit(std::vector<std::uint8_t>(report.begin(), report.end()));
+        last_report_ = report;
+        last_bwtime_ = now;
+    }
 }
 
 void DgtBoardEmu::press_button(int button, Millis now) {

@@ -56,13 +56,16 @@ class EventLog {
                pred(events_);
     }
     /// Waits for an event of `cls` on `board` that `match` accepts; returns it (null if none).
+    /// `since`: only events after the first `since` ones count (a mark taken with size()).
     ojson wait_for(const std::string& cls, const std::string& board,
-                   const std::function<bool(const ojson&)>& match = {}, int timeout_ms = 30000) {
+                   const std::function<bool(const ojson&)>& match = {}, int timeout_ms = 30000,
+                   std::size_t since = 0) {
         ojson found;
         (void)wait(
             [&](const std::vector<ojson>& all) {
-                for (const auto& e : all)
-                    if (e.value("class", "") == cls && e.value("board", "") == board && (!match || match(e))) {
+                for (std::size_t i = since; i < all.size(); ++i)
+                    if (const ojson& e = all[i];
+                        e.value("class", "") == cls && e.value("board", "") == board && (!match || match(e))) {
                         found = e;
                         return true;
                     }
@@ -84,10 +87,15 @@ class EventLog {
             timeout_ms);
     }
     /// Waits for `board`'s completed MOVE at `ply`.
-    bool wait_completed(const std::string& board, int ply, int timeout_ms = 30000) {
+    bool wait_completed(const std::string& board, int ply, int timeout_ms = 30000, std::size_t since = 0) {
         return !wait_for("MOVE", board, [ply](const ojson& e) {
                     return e.value("ply", 0) == ply && e.value("status", "") == "completed";
-                }, timeout_ms).is_null();
+                }, timeout_ms, since).is_null();
+    }
+    /// How many events have arrived so far: a mark for waiting on what comes after it.
+    std::size_t size() {
+        std::lock_guard lock(mutex_);
+        return events_.size();
     }
     /// A copy of the events so far.
     std::vector<ojson> events() {
@@ -278,13 +286,17 @@ class EmulatedBoard {
         };
         while (ply_ < to_ply && ply_ < static_cast<int>(game_.moves.size())) {
             if (before) before(ply_ + 1);
+            // After a take-back the log already holds this ply's MOVE from before it: only
+            // what the daemon says after this move was made counts.
+            const std::size_t mark = log.size();
             player_->play(game_.moves[static_cast<std::size_t>(ply_)].move, pace);
             ++ply_;
             const int want = ply_;
             const bool made_only = made_only_.count(want) > 0;
-            if (made_only ? log.wait_for("MOVE", name_, [want](const ojson& e) { return e.value("ply", 0) == want; })
+            if (made_only ? log.wait_for("MOVE", name_, [want](const ojson& e) { return e.value("ply", 0) == want; },
+                                         30000, mark)
                                 .is_null()
-                          : !log.wait_completed(name_, want)) {
+                          : !log.wait_completed(name_, want, 30000, mark)) {
                 UNSCOPED_INFO("board " << name_ << ": ply " << ply_ << " was not completed");
                 return false;
             }

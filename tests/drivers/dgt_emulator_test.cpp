@@ -210,6 +210,28 @@ TEST_CASE("dgt emu clock round trip: set, run, read back, lever, text, beep, but
     CHECK(h.emu->error_acks_sent() == 0);
 }
 
+TEST_CASE("dgt emu: UPDATE_NICE reports every lever press, two between ticks too") {
+    // dgt.md 3: BWTIME on every change of the clock. The blitz player answers at once: both
+    // presses come before the emulator's next tick and must still be two reports, or the
+    // lever would be back where it was and the driver would see no press at all (10.1).
+    emu::DgtBoardEmu m;
+    const std::uint8_t nice[] = {cmd::send_update_nice};
+    m.receive(nice, 0);
+    m.tick(0);
+    (void)m.take_output();
+    m.press_lever(ClockSide::Left, 10);   // left completes his move: the right side goes up
+    m.press_lever(ClockSide::Right, 20);  // right completes his at once: the left goes up
+    m.tick(20);
+    std::vector<ClockSide> high;
+    for (const auto& o : m.take_output()) {
+        if (o.size() != 10 || o[0] != msg::bwtime) continue;
+        const auto t = decode_time_report(std::span<const std::uint8_t, 7>(o.data() + 3, 7));
+        REQUIRE(t.has_value());
+        high.push_back(t->lever_high);
+    }
+    CHECK(high == std::vector<ClockSide>{ClockSide::Right, ClockSide::Left});
+}
+
 TEST_CASE("dgt emu: DGT XL gets segment text") {
     emu::DgtEmulatorOptions eo;
     eo.clock.model = ClockModel::DgtXl;

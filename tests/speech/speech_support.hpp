@@ -19,6 +19,8 @@
 #include <spawn.h>
 #include <string>
 #include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -104,19 +106,54 @@ class OwnSpeechDispatcher {
     OwnSpeechDispatcher(const OwnSpeechDispatcher&) = delete;
     OwnSpeechDispatcher& operator=(const OwnSpeechDispatcher&) = delete;
 
-    /// Waits for its socket (inotify): "" when ready, else why not (with its log's tail).
+    /// Waits until it accepts a connection on its socket, at most 10 s: "" when ready, else
+    /// why not (with its log's tail). The socket file appears at bind(), before listen(): a
+    /// client connecting in between is refused, so readiness is a connect that succeeds.
     [[nodiscard]] std::string wait_ready() {
         if (pid_ <= 0) return "speech-dispatcher could not be started (not installed?)";
-        if (!wait_for_files(root_, ".sock", 1, std::chrono::seconds(10)).empty()) return "";
-        std::string why = "speech-dispatcher made no socket within 10 s; its log: ";
-        std::ifstream in(root_ / "log" / "speech-dispatcher.log");
-        for (std::string line; std::getline(in, line);) why += line + " | ";
-        return why;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        if (wait_for_files(root_, ".sock", 1, std::chrono::seconds(10)).empty())
+            return why_not("speech-dispatcher made no socket within 10 s");
+        // Bound, not yet listening: try again until it listens, exits, or the deadline.
+        for (;;) {
+            if (accepts_connection()) return "";
+            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+                pid_ = -1;
+                return why_not("speech-dispatcher exited before listening");
+            }
+            if (std::chrono::steady_clock::now() > deadline)
+                return why_not("speech-dispatcher refused connections for 10 s");
+            poll(nullptr, 0, 10); // retry interval of the connect; the deadline bounds it
+        }
     }
     [[nodiscard]] std::filesystem::path socket() const { return root_ / "speechd.sock"; }
     [[nodiscard]] std::filesystem::path out() const { return root_ / "out"; }
 
   private:
+    /// True when a client connect() to its socket succeeds (the connection is closed at once).
+    [[nodiscard]] bool accepts_connection() const {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) return false;
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        const std::string path = socket().string();
+        if (path.size() >= sizeof addr.sun_path) {
+            ::close(fd);
+            return false;
+        }
+        path.copy(addr.sun_path, path.size());
+        const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+        ::close(fd);
+        return ok;
+    }
+    /// `what`, then speech-dispatcher's log.
+    [[nodiscard]] std::string why_not(const std::string& what) const {
+        std::string why = what + "; its log: ";
+        std::ifstream in(root_ / "log" / "speech-dispatcher.log");
+        for (std::string line; std::getline(in, line);) why += line + " | ";
+        return why;
+    }
+
     std::filesystem::path root_;
     pid_t pid_ = -1;
 };
