@@ -12,6 +12,9 @@ namespace {
 
 // Monitor polls last at most this long, so that a stop is seen soon.
 constexpr int kSliceMs = 50;
+// After an arrival the next attempt comes soon, doubling from here: the device node may not
+// be usable yet when the event comes (udev still setting its group and mode).
+constexpr Millis kAfterArrivalMs = 200;
 
 } // namespace
 
@@ -40,6 +43,7 @@ DeviceWaiter::Wake DeviceWaiter::wait(const Pause& pause) {
         for (const auto& e : monitor_->poll(static_cast<int>(std::min<Millis>(kSliceMs, end - now))))
             if (e.arrived) {
                 trace_channel("usb").note("hotplug: " + e.board.str() + " arrived, opening it now");
+                delay_ = kAfterArrivalMs;
                 return Wake::Arrived;
             }
         if (!pause(0)) return Wake::Stopped;

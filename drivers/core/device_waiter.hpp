@@ -3,7 +3,8 @@
 //   - serial paths and TCP hosts: a back-off schedule, 0.5 s doubling to 5 s (as
 //     ReconnectPolicy), reset once the device opened;
 //   - `usb` boards (`DRIVER:usb`, `DRIVER:usb:BUS.ADDR`): libusb hotplug (UsbMonitor, for the
-//     driver's USB ids): a board of the driver arriving ends the wait at once; the schedule
+//     driver's USB ids): a board of the driver arriving ends the wait at once (and, should
+//     it not open yet, the next attempts come 0.2 s, 0.4 s ... later); the schedule
 //     stays as a fallback (5 s doubling to 60 s) for what hotplug cannot see (a product id not
 //     in the driver's table at usb:BUS.ADDR, udev rules fixed later). When libusb has no
 //     hotplug support the waiter says so (note()) and uses the serial schedule.

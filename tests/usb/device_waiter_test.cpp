@@ -7,6 +7,7 @@
 #include "drivers/core/device_waiter.hpp"
 #include "drivers/emu/chessnut_emulator.hpp"
 #include "tests/support/process.hpp"
+#include "tests/support/test_io.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -97,6 +98,7 @@ TEST_CASE("eboardd opens a usb board the moment it is plugged in") {
             connected = *l;
             break;
         }
+    if (connected.empty()) UNSCOPED_INFO(eboard::test::slurp(dir.path / "stderr"));
     CHECK(connected.find("\"state\":\"connected\"") != std::string::npos);
     CHECK(logged("arrived, opening it now"));
     d.signal(SIGTERM);
