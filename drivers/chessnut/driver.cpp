@@ -63,9 +63,12 @@ void ChessnutDriver::flush(Millis now) {
     if (written_ && now - last_write_ < opt_.write_spacing_ms) return;
     const std::vector<std::uint8_t> c = std::move(queue_.front());
     queue_.pop_front();
-    written_ = true;
-    last_write_ = now;
     host_->send(c);
+    // The next slot counts from the end of this write (the SDK sleeps after a write returns):
+    // a write held up by a busy machine then never reaches the board sooner than 200 ms
+    // after the one before.
+    written_ = true;
+    last_write_ = host_->clock_ms().value_or(now);
 }
 
 void ChessnutDriver::on_tick(Millis now) {
@@ -98,7 +101,7 @@ void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
     case report::position: on_position(p, now); break;
     case report::battery:
         if (const auto b = decode_battery(p)) host_->emit(BatteryInfo{now, b->percent, b->charging, !b->charging});
-        else trace_.note("battery report without a level ignored: " + hex_bytes(p));
+        else trace_.note([&] { return "battery report without a level ignored: " + hex_bytes(p); });
         break;
     case report::version:
         if (const auto v = decode_version(p)) {
@@ -110,7 +113,8 @@ void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
         trace_.note("board holds " + std::to_string(p.size() > 2 ? p[2] : 0) + " stored game(s)");
         break;
     case report::file_marker: trace_.note("file transfer marker ignored (upload mode is not used)"); break;
-    default: trace_.note("unknown report " + hex_bytes(p.first(std::min<std::size_t>(p.size(), 4))) + ".. ignored");
+    default:
+        trace_.note([&] { return "unknown report " + hex_bytes(p.first(std::min<std::size_t>(p.size(), 4))) + ".. ignored"; });
     }
 }
 

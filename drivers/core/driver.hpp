@@ -8,6 +8,7 @@
 #include "drivers/core/framer.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -21,6 +22,12 @@ class DriverHost {
     virtual void send(std::span<const std::uint8_t> bytes) = 0;
     /// Report an event.
     virtual void emit(DriverEvent event) = 0;
+    /// The host's clock (ms; the clock every `now` comes from), read after send() returned.
+    /// A driver that paces its writes measures the pause from there: the write has reached the
+    /// device by then, while the tick that started it may be earlier by however long a busy
+    /// machine held the write up (Chessnut's 200 ms between writes, chessnut.md 2). nullopt
+    /// for hosts on simulated time, where the `now` the driver was given is exact.
+    [[nodiscard]] virtual std::optional<Millis> clock_ms() const { return std::nullopt; }
 };
 
 /// What to run the clock with after SETNRUN.

@@ -30,7 +30,7 @@ void Framer::resync_if_due() {
 
 void Framer::flush_garbage() {
     if (garbage_run_ == 0) return;
-    trace_.note("resync: skipped " + std::to_string(garbage_run_) + " byte(s) of garbage");
+    trace_.note([&] { return "resync: skipped " + std::to_string(garbage_run_) + " byte(s) of garbage"; });
     garbage_run_ = 0;
 }
 
@@ -50,8 +50,9 @@ void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
     } else if (!rule_.continues_packet(b)) {
         // The current packet was cut short; this byte may start the next one.
         ++stats_.truncated;
-        trace_.note("truncated packet dropped (" + std::to_string(buf_.size()) +
-                    " byte(s)): " + hex_bytes(buf_));
+        trace_.note([&] {
+            return "truncated packet dropped (" + std::to_string(buf_.size()) + " byte(s)): " + hex_bytes(buf_);
+        });
         buf_.clear();
         expected_ = 0;
         delimited_ = {};
@@ -88,7 +89,7 @@ void Framer::take(std::uint8_t b, const PacketHandler& on_packet) {
 void Framer::deliver(const PacketHandler& on_packet) {
     if (!rule_.packet_valid(buf_)) {
         ++stats_.bad_checks;
-        trace_.note("bad check, packet dropped: " + hex_bytes(buf_));
+        trace_.note([&] { return "bad check, packet dropped: " + hex_bytes(buf_); });
         delimited_ = {};
         rescan_after_first_byte(on_packet);
         return;
@@ -105,15 +106,17 @@ void Framer::deliver(const PacketHandler& on_packet) {
 void Framer::drop_oversized() {
     ++stats_.oversized;
     const std::size_t shown = std::min<std::size_t>(buf_.size(), 16);
-    trace_.note("oversized packet dropped (" + std::to_string(buf_.size()) + " byte(s) without its end): " +
-                hex_bytes(std::span<const std::uint8_t>(buf_.data(), shown)) + " ...");
+    trace_.note([&] {
+        return "oversized packet dropped (" + std::to_string(buf_.size()) + " byte(s) without its end): " +
+               hex_bytes(std::span<const std::uint8_t>(buf_.data(), shown)) + " ...";
+    });
     buf_.clear();
     delimited_ = {};  // what follows is skipped as garbage up to the next start byte
 }
 
 void Framer::restart_after_bad_header(const PacketHandler& on_packet) {
     ++stats_.bad_headers;
-    trace_.note("bad header dropped: " + hex_bytes(buf_));
+    trace_.note([&] { return "bad header dropped: " + hex_bytes(buf_); });
     rescan_after_first_byte(on_packet);
 }
 
@@ -131,8 +134,10 @@ void Framer::end_of_message(const ResyncHandler& on_resync) {
     flush_garbage();
     if (!buf_.empty()) {
         ++stats_.truncated;
-        trace_.note("packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
-                    " byte(s)): " + hex_bytes(buf_));
+        trace_.note([&] {
+            return "packet cut short by the end of its report, dropped (" + std::to_string(buf_.size()) +
+                   " byte(s)): " + hex_bytes(buf_);
+        });
         buf_.clear();
         expected_ = 0;
         delimited_ = {};
@@ -145,8 +150,9 @@ void Framer::end_of_message(const ResyncHandler& on_resync) {
 void Framer::reset() {
     if (!buf_.empty()) {
         ++stats_.dropped_partial;
-        trace_.note("partial packet dropped at reset (" + std::to_string(buf_.size()) +
-                    " byte(s)): " + hex_bytes(buf_));
+        trace_.note([&] {
+            return "partial packet dropped at reset (" + std::to_string(buf_.size()) + " byte(s)): " + hex_bytes(buf_);
+        });
     }
     buf_.clear();
     expected_ = 0;

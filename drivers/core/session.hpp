@@ -91,6 +91,7 @@ class DeviceSession final : private DriverHost {
   private:
     void send(std::span<const std::uint8_t> bytes) override;
     void emit(DriverEvent event) override;
+    [[nodiscard]] std::optional<Millis> clock_ms() const override { return clock_(); }
     void handle_disconnect();
     void try_reopen(int max_wait_ms);
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -32,6 +33,14 @@ class TraceChannel {
     void received(std::span<const std::uint8_t> bytes) const;
     /// A note (": ..").
     void note(std::string_view text) const;
+    /// A note whose text `make()` builds (returns std::string) only when the channel is on:
+    /// for notes on per-packet paths (the Framer's resync notes with hex dumps), so a board
+    /// streaming garbage costs no string building while tracing is off.
+    template <typename Make>
+        requires std::invocable<Make&>
+    void note(Make&& make) const {
+        if (enabled()) note(std::string_view(make()));
+    }
 
   private:
     std::string name_;

@@ -183,7 +183,7 @@ void DgtDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
         host_->emit(BatteryInfo{now, data[0], (data[8] & 1) != 0, (data[8] & 2) != 0});
         break;
     case msg::ee_moves: trace_.note("EEPROM dump ignored (" + std::to_string(p.size()) + " bytes)"); break;
-    default: trace_.note("unknown message " + hex_bytes(p.first(1)) + " ignored"); break;
+    default: trace_.note([&] { return "unknown message " + hex_bytes(p.first(1)) + " ignored"; }); break;
     }
 }
 
@@ -205,8 +205,10 @@ void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, Millis no
         trace_.note("field update for field " + std::to_string(field) + " ignored");
         return;
     }
-    if (code > 12) trace_.note("field update with code " + hex_bytes(std::array{code}) +
-                               " (magic piece or S bit): treated as empty");
+    if (code > 12)
+        trace_.note([&] {
+            return "field update with code " + hex_bytes(std::array{code}) + " (magic piece or S bit): treated as empty";
+        });
     codes_[field] = code;
     host_->emit(SquareChanged{now, field_to_square(field, rotated_),
                               SquareReading::of(piece_from_code(code))});
@@ -257,8 +259,10 @@ void DgtDriver::on_clock_ack(const ClockAck& ack, Millis now) {
         host_->emit(ClockInfo{now, clock_model_, major, minor});
     }
     if (!clock_queue_.on_ack(ack, now))
-        trace_.note("ACK without a matching command in flight: " +
-                    hex_bytes(std::array{ack.ack0, ack.ack1, ack.ack2, ack.ack3}));
+        trace_.note([&] {
+            return "ACK without a matching command in flight: " +
+                   hex_bytes(std::array{ack.ack0, ack.ack1, ack.ack2, ack.ack3});
+        });
 }
 
 void DgtDriver::on_resync(Millis now) {

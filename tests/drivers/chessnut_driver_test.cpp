@@ -55,6 +55,24 @@ TEST_CASE("chessnut 3 start-up: realtime mode first, then versions and battery, 
     CHECK_FALSE(f.driver.ready());
 }
 
+TEST_CASE("chessnut 2 the 200 ms count from the end of a write a busy machine held up") {
+    // A host with a clock whose writes take 40 ms or 1 ms in turn to reach the board
+    // (umockdev's worker thread on a loaded machine): the board must still see 200 ms between
+    // two writes.
+    struct SlowHost final : DriverHost {
+        Millis clock = 1000;
+        std::vector<Millis> arrived;  // when each write reached the board
+        void send(std::span<const std::uint8_t>) override { arrived.push_back(clock += arrived.size() % 2 ? 1 : 40); }
+        void emit(DriverEvent) override {}
+        [[nodiscard]] std::optional<Millis> clock_ms() const override { return clock; }
+    } host;
+    ChessnutDriver driver;
+    driver.start(host, host.clock);
+    for (int i = 0; i < 200 && host.arrived.size() < 4; ++i) driver.on_tick(host.clock += 10);
+    REQUIRE(host.arrived.size() == 4);  // realtime mode, two versions, battery
+    for (std::size_t i = 1; i < host.arrived.size(); ++i) CHECK(host.arrived[i] - host.arrived[i - 1] >= 200);
+}
+
 TEST_CASE("chessnut 3 realtime mode is sent again until a position report arrives") {
     ChessnutOptions o;
     o.quirks = 0;

@@ -51,9 +51,9 @@ struct ChessnutHarness : SessionHarness {
         open(std::move(transport), std::move(d));
     }
 
-    /// Realtime mode on and the first position decoded.
-    bool ready() {
-        return pump_until([&] { return driver->ready() && !all<BoardDump>().empty(); });
+    /// Realtime mode on and the first position decoded (waiting at most `timeout_ms`).
+    bool ready(int timeout_ms = 3000) {
+        return pump_until([&] { return driver->ready() && !all<BoardDump>().empty(); }, timeout_ms);
     }
 };
 

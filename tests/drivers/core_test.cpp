@@ -110,6 +110,32 @@ TEST_CASE("trace: switchable at run time, wire logged both ways in hex") {
     CHECK(lines[2] == "unit-trace : hello");
 }
 
+
+TEST_CASE("trace: a note's text (the framer's hex dumps) is built only while its channel is on") {
+    std::vector<std::string> lines;
+    set_trace_sink([&](std::string_view l) { lines.emplace_back(l); });
+    int built = 0;
+    const auto dgt = std::vector<std::uint8_t>{0x01, 0x02, 0x86, 0x00};  // garbage, a cut dump
+    const auto push = [&] {
+        Framer f(dgt::DgtDriver().frame_rule(), trace_channel("unit-lazy"));
+        f.push(dgt, [](std::span<const std::uint8_t>) {});
+        f.reset();
+    };
+    trace_channel("unit-lazy").note([&] { return "built " + std::to_string(++built); });
+    push();
+    CHECK(built == 0);
+    CHECK(lines.empty());
+    CHECK(enable_traces("unit-lazy"));
+    trace_channel("unit-lazy").note([&] { return "built " + std::to_string(++built); });
+    push();
+    disable_traces();
+    set_trace_sink(nullptr);
+    CHECK(built == 1);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "unit-lazy : built 1");
+    CHECK(lines[1] == "unit-lazy : resync: skipped 2 byte(s) of garbage");
+    CHECK(lines[2] == "unit-lazy : partial packet dropped at reset (2 byte(s)): 86 00");
+}
 TEST_CASE("tcp transport: bytes both ways over loopback, peer close = disconnected") {
     const int srv = ::socket(AF_INET, SOCK_STREAM, 0);
     REQUIRE(srv >= 0);

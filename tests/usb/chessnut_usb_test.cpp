@@ -38,7 +38,7 @@ void play_moves(ChessnutHarness& h, const PgnGame& g, int from, int to) {
         const int n = i++;
         if (n < from || n >= to) return;
         play_on_board(*h.emu, before, after);
-        REQUIRE(h.pump_until([&] { return h.driver->board() == after; }));
+        REQUIRE(h.pump_until([&] { return h.driver->board() == after; }, kEventDeadlineMs));
     });
 }
 
@@ -56,7 +56,7 @@ TEST_CASE("chessnut over libusb: found by VID:PID, usbhid detached, start-up at 
     CHECK(b.bus.stats(id).kernel_detaches == 1);
     const auto driver = dynamic_cast<ChessnutDriver*>(&session.driver());
     REQUIRE(driver != nullptr);
-    const Millis end = steady_now_ms() + 5000;
+    const Millis end = steady_now_ms() + kEventDeadlineMs;
     const auto battery = [&] {
         return std::any_of(events.begin(), events.end(), [](const DriverEvent& ev) { return std::holds_alternative<BatteryInfo>(ev); });
     };
@@ -134,12 +134,12 @@ TEST_CASE("chessnut over libusb: unplugged and plugged in again in the middle of
     // Plugged in after the monitor started: the arrival is reported, then the board opened.
     auto e = std::make_shared<emu::ChessnutEmulator>(ChessnutHarness::fast_emulator());
     const int first = b.bus.plug(air(3), e);
-    auto arrived = m.poll(3000);
+    auto arrived = poll_events(m, 1);
     REQUIRE(arrived.size() == 1);
     CHECK(arrived[0].arrived);
     CHECK(arrived[0].board.driver == "chessnut");
     ChessnutHarness h(e, open_chessnut(arrived[0].board.where.str()));
-    REQUIRE(h.ready());
+    REQUIRE(h.ready(kEventDeadlineMs));
 
     const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/molinari-bordais-1979.pgn", 1);
     const PgnGame& g = games.at(0);
@@ -148,11 +148,11 @@ TEST_CASE("chessnut over libusb: unplugged and plugged in again in the middle of
 
     // Unplugged mid-game: the session reports the link down, the monitor the departure.
     b.bus.unplug(first);
-    REQUIRE(h.pump_until([&] { return !h.session->connected(); }));
+    REQUIRE(h.pump_until([&] { return !h.session->connected(); }, kEventDeadlineMs));
     REQUIRE(h.last<LinkStatus>().has_value());
     CHECK_FALSE(h.last<LinkStatus>()->connected);
     CHECK(h.last<LinkStatus>()->reason.find("unplugged") != std::string::npos);
-    auto left = m.poll(3000);
+    auto left = poll_events(m, 1);
     REQUIRE(left.size() == 1);
     CHECK_FALSE(left[0].arrived);
     CHECK(m.present().empty());
@@ -161,11 +161,11 @@ TEST_CASE("chessnut over libusb: unplugged and plugged in again in the middle of
     // from the position standing on the board.
     const BoardState standing = h.emu->position();
     (void)b.bus.plug(air(9), e);
-    auto back = m.poll(3000);
+    auto back = poll_events(m, 1);
     REQUIRE(back.size() == 1);
     CHECK(back[0].board.where == UsbAddress{1, 9});
     h.connect(open_chessnut());
-    REQUIRE(h.pump_until([&] { return h.driver->ready(); }));
+    REQUIRE(h.pump_until([&] { return h.driver->ready(); }, kEventDeadlineMs));
     CHECK(h.driver->board() == standing);
     CHECK(h.last<LinkStatus>()->connected);
     play_moves(h, g, half, static_cast<int>(g.san.size()));

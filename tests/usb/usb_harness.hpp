@@ -15,6 +15,22 @@
 
 namespace eboard::drivers::test {
 
+/// How long a test waits for an event it is owed before it fails: a safety net for a machine
+/// loaded by other builds, never a pace (every wait ends as soon as the event is there).
+inline constexpr int kEventDeadlineMs = 30000;
+
+/// Hotplug events from `m` until `count` arrived (or kEventDeadlineMs passed): an arrival and
+/// a departure may come in one poll() or in several.
+inline std::vector<UsbHotplugEvent> poll_events(UsbMonitor& m, std::size_t count) {
+    std::vector<UsbHotplugEvent> got;
+    const Millis end = steady_now_ms() + kEventDeadlineMs;
+    while (got.size() < count && steady_now_ms() < end) {
+        auto more = m.poll(static_cast<int>(std::max<Millis>(0, end - steady_now_ms())));
+        got.insert(got.end(), more.begin(), more.end());
+    }
+    return got;
+}
+
 /// A FakeUsbBus; fails the test with a hint when the preload is missing (run the binary
 /// under umockdev-wrapper, as ctest does).
 struct UsbBus {
