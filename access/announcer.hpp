@@ -59,7 +59,8 @@ class Announcer {
     /// take-back). Moves made after it are forgotten.
     void taken_back(int ply, std::string_view fen);
 
-    /// The clock times after a completed move (ms), for the clock request.
+    /// The latest clock times known (ms), for the clock request: the clock's live reading when
+    /// the daemon has one (Art. 6.10.1), else those of the last completed move.
     void clock_times(std::int64_t white_ms, std::int64_t black_ms);
 
     /// An alert (ALERT kind of interfaces.md, or "boards_agree"): its words when spoken,

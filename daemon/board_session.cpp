@@ -188,7 +188,7 @@ Expected<bool> BoardSession::check_result_command(const std::string& res, const 
             return Error{"no draw by agreement before each player has made " +
                          std::to_string(profile_->agreement_min_moves) +
                          " move(s) (rules " + profile_->name +
-                         ", game.agreement-min-moves); use termination 'arbiter decision' to decide otherwise"};
+                         ", game.agreement-min-moves); use termination 'arbiter' to decide otherwise"};
     }
     if (termination == "resignation" && profile_->resignation_draw_if_cannot_mate && res != "1/2-1/2") {
         const Color winner = res == "1-0" ? Color::White : Color::Black;

@@ -78,7 +78,7 @@ class BoardSession {
     /// Checks a result the arbiter or the players give by command against the profile: an
     /// agreement needs `game.agreement-min-moves` moves by each player ([23] 5.2.3), and a
     /// resignation is a draw when the winner cannot checkmate by any series of legal moves
-    /// ([23] 5.1.2). The error says why and what to send instead; "arbiter decision" always
+    /// ([23] 5.1.2). The error says why and what to send instead; "arbiter" always
     /// passes (the arbiter prevails, 8.7).
     [[nodiscard]] Expected<bool> check_result_command(const std::string& result,
                                                       const std::string& termination) const;
@@ -112,6 +112,8 @@ class BoardSession {
 
     /// The last clock times the board reported (for BOARDS), in ms; set by the device link.
     void set_clock_times(std::optional<MoveClock> times) { clock_ = times; }
+    /// What the clock showed at its latest report (ms); nullopt without a connected clock.
+    [[nodiscard]] const std::optional<MoveClock>& clock_times() const { return clock_; }
 
     /// {"board","uri","driver","state","game","ply","fen","clock"} (game fields while a game
     /// is in progress, clock when known).

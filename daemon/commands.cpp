@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "rules/game.hpp"
+
 namespace eboard::daemon {
 
 namespace {
@@ -91,10 +93,15 @@ Expected<Request> parse_request(const ojson& j) {
             return Error{"field 'result' must be 1-0, 0-1 or 1/2-1/2"};
         auto term = string_field(j, "termination", false);
         if (!term) return term.error();
+        // One vocabulary for the RESULT event (rules/game.hpp); earlier spellings are read.
+        const auto termination = term->empty() ? std::optional(Termination::Arbiter) : termination_from_string(*term);
+        if (!termination || *termination == Termination::None)
+            return Error{"field 'termination' must be one of checkmate, stalemate, dead_position, "
+                         "fivefold_repetition, seventy_five_moves, threefold_repetition, fifty_moves, "
+                         "resignation, agreement, time_forfeit, illegal_moves, arbiter"};
         auto conf = bool_field(j, "confirmed", true);
         if (!conf) return conf.error();
-        return Request{ResultRequest{*board, *result,
-                                     term->empty() ? std::string("arbiter decision") : *term, *conf}};
+        return Request{ResultRequest{*board, *result, std::string(to_string(*termination)), *conf}};
     }
     if (c == "PENALTY") {
         auto decision = string_field(j, "decision", true);

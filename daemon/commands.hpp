@@ -45,7 +45,7 @@ struct TakebackRequest {
 struct ResultRequest {
     std::string board;
     std::string result;      ///< "1-0", "0-1", "1/2-1/2"
-    std::string termination; ///< default "arbiter decision"
+    std::string termination; ///< rules/game.hpp to_string(Termination); default "arbiter"
     bool confirmed = true;
 };
 /// The arbiter applies or declines the penalty the profile prescribes for the board's last

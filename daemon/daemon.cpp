@@ -21,6 +21,7 @@
 #include "daemon/simulation.hpp"
 #include "drivers/core/trace.hpp"
 #include "daemon/rules_profile.hpp"
+#include "rules/game.hpp"
 #include "rules/time_control.hpp"
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
@@ -81,8 +82,15 @@ Expected<bool> Daemon::open_speech() {
     });
     if (!sink) return sink.error();
     speech_ = std::move(*sink);
+    // INFO clocks: what the clock shows now, not the times of the last completed move.
+    speech_->set_clock_now([this](const std::string& name) -> std::optional<MoveClock> {
+        const BoardSession* board = find_board(name);
+        return board ? board->clock_times() : std::nullopt;
+    });
     log_info(speech_->note());
-    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); });
+    // A move made is said at once, before the store's fsync (D.2.3; recorder.hpp says why).
+    recorder_->add_sink([this](const Event& e, const std::string&) { speech_->observe(e); },
+                        Recorder::Delivery::OnPublish);
     return true;
 }
 
@@ -340,9 +348,12 @@ void Daemon::finish_simulation(const std::string& result) {
         status = 1;
     } else if (board && board->game()) {
         const std::string game = board->game_id();
-        // The source game's result, confirmed as an arbiter would (Art. 8.7).
-        const std::string termination = board->game()->position().is_checkmate() ? "checkmate" : "normal";
-        (void)board->result(result, termination, true, wall_clock_ms());
+        // The source game's result, confirmed as an arbiter would (Art. 8.7): a checkmate on
+        // the board, else the players' resignation or agreed draw.
+        const Termination termination = board->game()->position().is_checkmate() ? Termination::Checkmate
+                                        : result == "1/2-1/2"                    ? Termination::Agreement
+                                                                                 : Termination::Resignation;
+        (void)board->result(result, std::string(to_string(termination)), true, wall_clock_ms());
         const std::string pgn = recorder_->pgn_path(game);
         if (!pgn.empty() && config_.events != "-") print_console_line("PGN written to " + pgn);
     }

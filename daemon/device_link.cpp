@@ -10,6 +10,7 @@
 #include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
 #include "rules/flag_ruling.hpp"
+#include "rules/game.hpp"
 #include "rules/recon_profile.hpp"
 #include "rules/time_control.hpp"
 #include "rules/winnable.hpp"
@@ -469,7 +470,7 @@ Expected<std::string> DeviceLink::penalty(bool apply) {
     }
     if (!res.empty()) {
         session_.penalty_decided("apply", now);
-        auto ok = session_.result(res, "rules infraction", true, now);
+        auto ok = session_.result(res, std::string(to_string(Termination::IllegalMoves)), true, now);
         if (!ok) return ok.error();
         return p;
     }

@@ -18,8 +18,9 @@ namespace eboard::daemon {
 /// Protocol version of the JSON lines (interfaces.md: proto_major 1). proto_minor grows with
 /// additive changes (new optional fields, new request classes; docs/client-api.md lists them):
 /// 1 = GAME `takeback`; ALERT `player`, `result` (flag) and `fen` (illegal move, mismatch).
+/// 2 = the INFO request (Appendix D.2.10.4: information on request).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 1;
+inline constexpr int kProtoMinor = 2;
 
 /// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
 struct MoveClock {

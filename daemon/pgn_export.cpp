@@ -1,16 +1,16 @@
 #include "daemon/pgn_export.hpp"
 
+#include "rules/game.hpp"
 #include "rules/position.hpp"
 
 namespace eboard::daemon {
 
 namespace {
 
-// PGN 9.8.1 allows only a few Termination values; the exact reason goes in a comment.
+// PGN 9.8.1 allows only a few Termination values (rules/game.hpp pgn_termination); the exact
+// reason, the RESULT event's `termination`, goes in a comment.
 std::string termination_tag(const std::string& t) {
-    if (t == "flag" || t == "time forfeit" || t == "flag fall") return "time forfeit";
-    if (t == "rules infraction" || t == "illegal move") return "rules infraction";
-    if (t == "arbiter decision" || t == "adjudication") return "adjudication";
+    if (auto known = termination_from_string(t)) return std::string(pgn_termination(*known));
     if (t == "abandoned" || t == "emergency" || t == "death" || t == "unterminated") return t;
     return "normal";
 }

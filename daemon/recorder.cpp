@@ -31,7 +31,9 @@ std::int64_t wall_clock_ms() {
 Recorder::Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io)
     : store_(store), pgn_dir_(std::move(pgn_dir)), io_(io) {}
 
-void Recorder::add_sink(Sink sink) { sinks_.push_back(std::move(sink)); }
+void Recorder::add_sink(Sink sink, Delivery delivery) {
+    (delivery == Delivery::OnPublish ? on_publish_ : sinks_).push_back(std::move(sink));
+}
 
 std::string Recorder::pgn_path(const std::string& game) const {
     if (pgn_dir_.empty() || game.empty()) return {};
@@ -71,6 +73,10 @@ void Recorder::publish(const Event& event, std::int64_t time_ms) {
     if (changes_pgn(event)) item.pgn_game = event_game(event);
     item.event = event;
     queue_.push_back(std::move(item));
+    if (!on_publish_.empty()) {
+        const std::string line = to_line(event);
+        for (const auto& sink : on_publish_) sink(event, line);
+    }
     schedule();
 }
 

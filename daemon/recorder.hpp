@@ -9,6 +9,16 @@
 // rewrites each touched game's PGN once and syncs the PGN directory once, then announces the
 // events in order. Many boards therefore share one fsync. A queue of TOUCH events only is
 // committed without waiting for the disk (it is on disk with the next durable commit).
+//
+// One exception to "recorded, then announced": a sink added with Delivery::OnPublish (the
+// speech of Appendix D) hears every event as it is published, before the store. It exists for
+// the move made: [23] D.2.3 counts the announcement as part of making the move, and D.2.4 lets
+// the opponent's clock start only after it, so the visually impaired player must hear it at
+// once, not after an fsync. A move made is not a completed move (Art. 4.7 vs 6.2.1): until the
+// clock is pressed the board, not the store, is its evidence, and after a crash the board still
+// shows it. Such a sink must never announce a completed move (the speech sink says moves made,
+// alerts and answers; completed moves only give it the clock times); an event the store then
+// fails to record has been heard by it all the same (logged by the flush).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -34,8 +44,14 @@ class Recorder {
     /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once.
     Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io = nullptr);
 
+    /// When a sink hears of an event.
+    enum class Delivery : std::uint8_t {
+        Recorded,  ///< after the store and the PGN (every announcement: events, socket, console)
+        OnPublish, ///< at publish(), before the store (speech of moves made, D.2.3; see above)
+    };
+
     /// Adds an announcement sink (events file, socket, console, speech).
-    void add_sink(Sink sink);
+    void add_sink(Sink sink, Delivery delivery = Delivery::Recorded);
 
     /// Queues the event: recorded, then announced, by the next flush. `time_ms` is its
     /// wall-clock time (ms since the epoch).
@@ -81,6 +97,7 @@ class Recorder {
     std::string pgn_dir_;
     boost::asio::io_context* io_;
     std::vector<Sink> sinks_;
+    std::vector<Sink> on_publish_;
     std::vector<Item> queue_;
     bool scheduled_ = false;
     bool flushing_ = false;

@@ -181,11 +181,23 @@ void SpeechSink::pair_moved(const std::string& board, int ply, const std::string
     }
 }
 
+void SpeechSink::read_clock(const std::string& asked, Board& b) {
+    if (!clock_now_) return;
+    std::optional<MoveClock> now = clock_now_(asked);
+    for (const Pair& p : pairs_) {
+        if (now) break;
+        if (find(p.tactile) == &b) now = clock_now_(p.sighted);
+        else if (find(p.sighted) == &b) now = clock_now_(p.tactile);
+    }
+    if (now) b.announcer.clock_times(now->white_ms, now->black_ms);
+}
+
 Expected<access::Spoken> SpeechSink::info(const std::string& board, const std::string& request) {
     Board* b = find(board);
     if (!b) return Error{"no board '" + board + "'"};
     auto r = access::parse_info_request(request);
     if (!r) return r.error();
+    if (r->kind == access::InfoRequest::Kind::Clocks) read_clock(board, *b);
     access::Spoken s = b->announcer.answer(*r);
     say(s);
     return s;
@@ -194,7 +206,9 @@ Expected<access::Spoken> SpeechSink::info(const std::string& board, const std::s
 void SpeechSink::clock_button(const std::string& board, int button) {
     Board* b = find(board);
     const auto r = access::info_request_for_button(button);
-    if (b && r) say(b->announcer.answer(*r));
+    if (!b || !r) return;
+    if (r->kind == access::InfoRequest::Kind::Clocks) read_clock(board, *b);
+    say(b->announcer.answer(*r));
 }
 
 } // namespace eboard::daemon

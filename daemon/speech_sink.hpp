@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class SpeechSink {
     /// How the sink raises an ALERT of its own (both_boards_differ): the daemon publishes it
     /// after the event being handled (never from inside the sink call).
     using Publish = std::function<void(AlertEvent)>;
+    /// What the clock at a board (name or URI) shows now: its latest report, ms; nullopt
+    /// without a clock report (Art. 6.10.1: the clock is authoritative).
+    using ClockNow = std::function<std::optional<MoveClock>(const std::string& board)>;
 
     /// Opens the speech output of `config.speech` (none: texts only, for INFO replies).
     /// Errors: a bad `pair` (unknown board, a board paired twice) and the output's own
@@ -35,8 +39,13 @@ class SpeechSink {
     [[nodiscard]] static Expected<std::unique_ptr<SpeechSink>> open(const Config& config,
                                                                     Publish publish);
 
-    /// Every event, after it was recorded.
+    /// Every event in the order published. The daemon passes them as they are published,
+    /// before the store (Recorder::Delivery::OnPublish): a move made is said at once (D.2.3).
     void observe(const Event& event);
+
+    /// Where the clock request reads the live times (the daemon: BoardSession::clock_times()).
+    /// Without it, or without a report, the times of the last completed move are said.
+    void set_clock_now(ClockNow clock_now) { clock_now_ = std::move(clock_now); }
 
     /// D.2.10.4: the answer to `request` ("clocks", "moves", "last 3", "position", "square e4",
     /// "rank 4", "file e") at `board` (name or URI), spoken too when speech is on. Errors:
@@ -72,8 +81,12 @@ class SpeechSink {
     Board* find(const std::string& name);
     void say(const access::Spoken& s);
     void pair_moved(const std::string& board, int ply, const std::string& fen);
+    /// Gives `b` (asked for as `asked`) what the clock shows now: its own clock's latest
+    /// report, else, in a two-board game, the other board's (one clock serves both boards).
+    void read_clock(const std::string& asked, Board& b);
 
     Publish publish_;
+    ClockNow clock_now_;
     std::map<std::string, Board> boards_; ///< by name
     std::vector<Pair> pairs_;
     std::unique_ptr<speech::SpeechQueue> queue_;

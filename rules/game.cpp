@@ -55,6 +55,32 @@ std::string_view to_string(Termination t) noexcept {
     return "";
 }
 
+std::optional<Termination> termination_from_string(std::string_view s) noexcept {
+    constexpr Termination all[] = {
+        Termination::Checkmate,   Termination::Stalemate,           Termination::DeadPosition,
+        Termination::FivefoldRepetition, Termination::SeventyFiveMoves, Termination::ThreefoldRepetition,
+        Termination::FiftyMoves,  Termination::Resignation,         Termination::Agreement,
+        Termination::TimeForfeit, Termination::IllegalMoves,        Termination::Arbiter};
+    for (Termination t : all)
+        if (s == to_string(t)) return t;
+    // Earlier spellings (stored games, clients written against them).
+    struct Alias {
+        std::string_view text;
+        Termination t;
+    };
+    constexpr Alias aliases[] = {{"dead position", Termination::DeadPosition},
+                                 {"fivefold repetition", Termination::FivefoldRepetition},
+                                 {"75-move rule", Termination::SeventyFiveMoves},
+                                 {"time forfeit", Termination::TimeForfeit},
+                                 {"flag", Termination::TimeForfeit},
+                                 {"rules infraction", Termination::IllegalMoves},
+                                 {"arbiter decision", Termination::Arbiter},
+                                 {"adjudication", Termination::Arbiter}};
+    for (const Alias& a : aliases)
+        if (s == a.text) return a.t;
+    return std::nullopt;
+}
+
 std::string_view pgn_termination(Termination t) noexcept {
     switch (t) {
     case Termination::None:

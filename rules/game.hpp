@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,11 @@ enum class Termination : std::uint8_t {
 /// "fivefold_repetition", "seventy_five_moves", "threefold_repetition", "fifty_moves",
 /// "resignation", "agreement", "time_forfeit", "illegal_moves", "arbiter"; "" for None.
 [[nodiscard]] std::string_view to_string(Termination t) noexcept;
+/// The Termination of a RESULT `termination` string (to_string's vocabulary), or of a spelling
+/// found in older records and clients: "dead position", "fivefold repetition", "75-move rule",
+/// "time forfeit", "flag", "rules infraction", "arbiter decision", "adjudication". Unset for
+/// anything else (and for "").
+[[nodiscard]] std::optional<Termination> termination_from_string(std::string_view s) noexcept;
 /// The PGN Termination tag value (PGN 9.8.1): "normal", "time forfeit", "rules infraction",
 /// "adjudication"; "unterminated" for None.
 [[nodiscard]] std::string_view pgn_termination(Termination t) noexcept;

@@ -49,10 +49,10 @@ MateAbility Reconstructor::Impl::mate_ability_deep(const Position& p, Color side
     return ability(can_checkmate(p, side, WinnableMode::Full));
 }
 
-void Reconstructor::Impl::end_game(const std::string& result, const std::string& termination,
+void Reconstructor::Impl::end_game(const std::string& result, Termination termination,
                                    const std::string& article) {
     complete(static_cast<int>(hist.size()) - 1, Completion::GameEnd);
-    out.emplace_back(ResultEvent{now, result, termination, article});
+    out.emplace_back(ResultEvent{now, result, std::string(to_string(termination)), article});
     out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
     ended = true;
     cand_waiting = false;
@@ -63,18 +63,18 @@ void Reconstructor::Impl::game_end_checks() {
     const ReconRules& r = cfg.rules;
     Color mover = ~pos->side_to_move();
     std::string win = mover == Color::White ? "1-0" : "0-1";
-    if (pos->is_checkmate()) return end_game(win, "checkmate", "5.1.1");
-    if (pos->is_stalemate()) return end_game("1/2-1/2", "stalemate", "5.2.1");
+    if (pos->is_checkmate()) return end_game(win, Termination::Checkmate, "5.1.1");
+    if (pos->is_stalemate()) return end_game("1/2-1/2", Termination::Stalemate, "5.2.1");
     int reps = 0;
     for (const PlyRecord& h : hist)
         if (h.key == pos->key()) ++reps;
     if (r.automatic_repetitions > 0 && reps >= r.automatic_repetitions)
-        return end_game("1/2-1/2", "fivefold repetition", r.article_fivefold);
+        return end_game("1/2-1/2", Termination::FivefoldRepetition, r.article_fivefold);
     if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
-        return end_game("1/2-1/2", "75-move rule", r.article_75_moves);
+        return end_game("1/2-1/2", Termination::SeventyFiveMoves, r.article_75_moves);
     if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
         mate_ability(*pos, Color::Black) == MateAbility::Cannot)
-        return end_game("1/2-1/2", "dead position", r.article_dead);
+        return end_game("1/2-1/2", Termination::DeadPosition, r.article_dead);
     dead_suspicion();
     if (ended) return;
     int ply = static_cast<int>(hist.size()) - 1;
@@ -118,7 +118,7 @@ void Reconstructor::Impl::dead_suspicion() {
     MateAbility black = mate_ability_deep(*pos, Color::Black);
     if (black == MateAbility::Can) return;
     if (white == MateAbility::Cannot && black == MateAbility::Cannot)
-        return end_game("1/2-1/2", "dead position", cfg.rules.article_dead);
+        return end_game("1/2-1/2", Termination::DeadPosition, cfg.rules.article_dead);
     AlertEvent a;
     a.kind = AlertKind::DeadPosition;
     a.article = cfg.rules.article_dead;
@@ -155,7 +155,8 @@ bool Reconstructor::Impl::kings_signal() {
     int light = 0;
     for (Bitboard b = final_sq; b; b &= b - 1) light += first_square(b).light() ? 1 : 0;
     std::string result = light == 2 ? "1-0" : light == 0 ? "0-1" : "1/2-1/2";
-    end_game(result, "kings in the centre", "");
+    // The players declare the result: a resignation, or a draw agreed (5.1.2, 5.2.3).
+    end_game(result, light == 1 ? Termination::Agreement : Termination::Resignation, "");
     return true;
 }
 

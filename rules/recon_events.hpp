@@ -91,8 +91,10 @@ struct GameEvent {
 struct ResultEvent {
     TimeMs t_ms = 0;
     std::string result;       ///< "1-0", "0-1", "1/2-1/2"
-    std::string termination;  ///< "checkmate", "stalemate", "dead position", "fivefold repetition",
-                              ///< "75-move rule", "kings in the centre"
+    /// The RESULT event's vocabulary (rules/game.hpp to_string(Termination)): "checkmate",
+    /// "stalemate", "dead_position", "fivefold_repetition", "seventy_five_moves"; the DGT
+    /// kings-in-the-centre signal gives "resignation" (decisive) or "agreement" (a draw).
+    std::string termination;
     std::string article;      ///< "5.1.1", "5.2.1", "5.2.2", "9.6.1", "9.6.2"; empty for a signal
 };
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "rules/game.hpp"
 #include "rules/reconstruction.hpp"
 
 namespace eboard {
@@ -174,7 +175,7 @@ struct Reconstructor::Impl {
     void complete_all(Color by, Completion how);
     void game_end_checks();
     void dead_suspicion();
-    void end_game(const std::string& result, const std::string& termination,
+    void end_game(const std::string& result, Termination termination,
                   const std::string& article);
     void takeback(int ply);
     bool replace_last();

@@ -41,7 +41,7 @@ TEST_CASE("5.2.3 no draw by agreement before each player has made a move (2023),
     auto early = f.board->check_result_command("1/2-1/2", "agreement");
     REQUIRE_FALSE(early.has_value());
     CHECK(early.error().message.find("no draw by agreement before each player has made 1 move(s)") == 0);
-    CHECK(f.board->check_result_command("1/2-1/2", "arbiter decision").has_value());
+    CHECK(f.board->check_result_command("1/2-1/2", "arbiter").has_value());
     f.play("e2e4", 1);
     CHECK_FALSE(f.board->check_result_command("1/2-1/2", "agreement").has_value());
     f.play("e7e5", 2);

@@ -88,7 +88,7 @@ TEST_CASE("6.9 flag fall read from the clock: ALERT flag with the ruling of each
     for (auto& b : emu) CHECK(b->emulator().clock().text.empty());
     // The arbiter decides: the ruling is not a RESULT by itself.
     CHECK(log.of("RESULT", "fide").empty());
-    CHECK(request(socket, {{"class", "RESULT"}, {"board", "fide"}, {"result", "1-0"}, {"termination", "time forfeit"}})[
+    CHECK(request(socket, {{"class", "RESULT"}, {"board", "fide"}, {"result", "1-0"}, {"termination", "time_forfeit"}})[
               "class"] == "OK");
     CHECK_FALSE(log.wait_for("GAME", "fide", [](const ojson& e) { return e["event"] == "end"; }).is_null());
     d.signal(SIGINT);

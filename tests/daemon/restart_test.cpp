@@ -114,7 +114,7 @@ TEST_CASE("kill -9 with two games in progress, restart: no completed move lost, 
         CHECK(ok["penalty"] == "loss");
         const ojson r = log.wait_for("RESULT", "t2");
         CHECK(r["result"] == "0-1");
-        CHECK(r["termination"] == "rules infraction");
+        CHECK(r["termination"] == "illegal_moves");
         CHECK(r["confirmed"] == true);
         second_seen = true;
     };

@@ -200,6 +200,28 @@ TEST_CASE("PGN export: Termination takes a PGN value, the exact reason goes in a
     CHECK(pgn.find("{rules infraction}") == std::string::npos);
 }
 
+TEST_CASE("PGN export: the RESULT vocabulary maps to the PGN 9.8.1 Termination values") {
+    StoredGame g;
+    g.result = "1/2-1/2";
+    g.moves.push_back({1, "f3", "f2f3", "", true, std::nullopt, {}, false});
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"checkmate", "normal"},          {"stalemate", "normal"},
+        {"dead_position", "normal"},      {"fivefold_repetition", "normal"},
+        {"seventy_five_moves", "normal"}, {"threefold_repetition", "normal"},
+        {"fifty_moves", "normal"},        {"resignation", "normal"},
+        {"agreement", "normal"},          {"time_forfeit", "time forfeit"},
+        {"illegal_moves", "rules infraction"}, {"arbiter", "adjudication"},
+        {"dead position", "normal"}, // a game recorded before the vocabulary was one
+    };
+    for (const auto& [termination, tag] : cases) {
+        INFO(termination);
+        g.termination = termination;
+        const std::string pgn = to_pgn(g);
+        CHECK(pgn.find("[Termination \"" + tag + "\"]") != std::string::npos);
+        CHECK(pgn.find("1. f3 {" + termination + "} 1/2-1/2\n") != std::string::npos);
+    }
+}
+
 TEST_CASE("PGN export: [%clk] is whole seconds, rounded down (the rules writer adds no fraction)") {
     StoredGame g;
     g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{299999, 300000}, {}, false});

@@ -412,3 +412,22 @@ TEST_CASE("result and termination strings for PGN and the RESULT event") {
     CHECK(pgn_termination(Termination::IllegalMoves) == "rules infraction");
     CHECK(pgn_termination(Termination::None) == "unterminated");
 }
+
+TEST_CASE("one termination vocabulary: every RESULT termination reads back, earlier spellings too") {
+    for (auto t : {Termination::Checkmate, Termination::Stalemate, Termination::DeadPosition,
+                   Termination::FivefoldRepetition, Termination::SeventyFiveMoves,
+                   Termination::ThreefoldRepetition, Termination::FiftyMoves, Termination::Resignation,
+                   Termination::Agreement, Termination::TimeForfeit, Termination::IllegalMoves,
+                   Termination::Arbiter}) {
+        INFO(to_string(t));
+        CHECK(termination_from_string(to_string(t)) == t);
+    }
+    CHECK(termination_from_string("dead position") == Termination::DeadPosition);
+    CHECK(termination_from_string("75-move rule") == Termination::SeventyFiveMoves);
+    CHECK(termination_from_string("rules infraction") == Termination::IllegalMoves);
+    CHECK(termination_from_string("arbiter decision") == Termination::Arbiter);
+    CHECK(termination_from_string("time forfeit") == Termination::TimeForfeit);
+    CHECK_FALSE(termination_from_string("").has_value());
+    CHECK_FALSE(termination_from_string("normal").has_value()); // a PGN tag value, not a reason
+    CHECK_FALSE(termination_from_string("kings in the centre").has_value());
+}

@@ -173,7 +173,9 @@ TEST_CASE("DGT kings in the centre signal the result and are never recorded as a
             REQUIRE(r.made == std::vector<std::string>{"e2e3"});
             REQUIRE(r.results.size() == 1);
             CHECK(r.results[0].result == c.result);
-            CHECK(r.results[0].termination == "kings in the centre");
+            // The players' declaration: a resignation, or a draw agreed (one vocabulary with
+            // the RESULT event, rules/game.hpp).
+            CHECK(r.results[0].termination == (std::string(c.result) == "1/2-1/2" ? "agreement" : "resignation"));
             REQUIRE(r.irregularities() == 0);
         }
     }
@@ -249,7 +251,7 @@ TEST_CASE("5.2.2 a capture that leaves a dead position ends the game at once") {
         REQUIRE(r.completed == std::vector<int>{1});
         REQUIRE(r.results.size() == 1);
         CHECK(r.results[0].result == "1/2-1/2");
-        CHECK(r.results[0].termination == "dead position");
+        CHECK(r.results[0].termination == "dead_position");
         CHECK(r.results[0].article == "5.2.2");
         CHECK(r.count(AlertKind::DeadPosition) == 0);  // proven: a result, not an alert
         CHECK_FALSE(r.rec.in_game());
@@ -278,7 +280,7 @@ TEST_CASE("5.2.2 a locked position proven dead by the in-depth check ends the ga
         r.feed(h);
         REQUIRE(r.made == std::vector<std::string>{"b1a2", "d8d7", "a2b1"});
         REQUIRE(r.results.size() == 1);
-        CHECK(r.results[0].termination == "dead position");
+        CHECK(r.results[0].termination == "dead_position");
         CHECK(r.results[0].article == "5.2.2");
         CHECK(r.count(AlertKind::DeadPosition) == 0);
     }

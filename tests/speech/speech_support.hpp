@@ -1,7 +1,9 @@
-// Helpers for the speech tests: waiting for files with inotify (a readiness signal, not a
-// sleep), reading a WAV file's duration with soxi (sox), and a speech-dispatcher started by
-// the test itself whose output module writes WAV files through espeak-ng.
+// Helpers for the speech tests: a temporary directory, a speech-dispatcher started by the test
+// itself whose output module writes WAV files through espeak-ng, and (speech_files.hpp)
+// waiting for files with inotify and reading a WAV file's duration with soxi (sox).
 #pragma once
+
+#include "tests/speech/speech_files.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -45,50 +47,6 @@ class TempDir {
   private:
     std::filesystem::path path_;
 };
-
-/// Waits (inotify, at most `limit`) until `dir` holds `count` files whose names end in
-/// `suffix`; returns them sorted. Fewer when the limit passed.
-inline std::vector<std::filesystem::path> wait_for_files(const std::filesystem::path& dir,
-                                                         const std::string& suffix,
-                                                         std::size_t count,
-                                                         std::chrono::milliseconds limit) {
-    const int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    REQUIRE(fd >= 0);
-    REQUIRE(inotify_add_watch(fd, dir.c_str(), IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) >= 0);
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    std::set<std::filesystem::path> found;
-    for (;;) {
-        found.clear();
-        for (const auto& e : std::filesystem::directory_iterator(dir)) {
-            const std::string name = e.path().filename().string();
-            if (name.size() >= suffix.size() &&
-                name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-                found.insert(e.path());
-        }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (found.size() >= count || left.count() <= 0) break;
-        pollfd p{fd, POLLIN, 0};
-        if (poll(&p, 1, static_cast<int>(left.count())) > 0) {
-            char buf[4096];
-            while (read(fd, buf, sizeof buf) > 0) {
-            }
-        }
-    }
-    close(fd);
-    return {found.begin(), found.end()};
-}
-
-/// The duration of a sound file in seconds as soxi (sox) reads it; -1 if soxi cannot.
-inline double soxi_seconds(const std::filesystem::path& file) {
-    const std::string cmd = "soxi -D '" + file.string() + "' 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return -1;
-    char buf[64] = {};
-    const bool got = fgets(buf, sizeof buf, p) != nullptr;
-    pclose(p);
-    return got ? std::atof(buf) : -1;
-}
 
 /// A speech-dispatcher of the test's own: its socket and config in a temp dir, one output
 /// module (sd_generic) that runs espeak-ng to write each message to `<out>/<pid>.wav`, audio
