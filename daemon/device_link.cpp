@@ -141,6 +141,7 @@ void DeviceLink::device_thread() {
     const std::string uri = session_.board_config().uri;
     // A device that is not there: back-off for serial paths, libusb hotplug for usb boards.
     drivers::DeviceWaiter waiter(uri);
+    LearnedSettings learned; // what the driver learnt, for the store
     auto pause = [this](int ms) {
         std::unique_lock lock(mutex_);
         return !wake_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stop_.load(); });
@@ -166,6 +167,10 @@ void DeviceLink::device_thread() {
         while (!stop_ && (*device)->poll(kPollMs)) {
             // A usb board plugged in again is reopened at once, not on the session's back-off.
             if (waiter.arrived() && (*device)->reconnecting()) (*device)->reconnect_now();
+            if (auto settings = learned.poll((*device)->driver()); settings && on_learned_)
+                asio::post(io_, [this, alive = alive_, s = std::move(*settings)] {
+                    if (*alive) on_learned_(s);
+                });
             std::vector<std::function<void(drivers::Driver&)>> commands;
             {
                 std::lock_guard lock(mutex_);
