@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "daemon/option_error.hpp"
+
 namespace eboard::daemon {
 namespace po = boost::program_options;
 
@@ -164,7 +166,7 @@ Expected<po::parsed_options> parse_file_text(const std::string& text, const std:
     try {
         return po::parse_config_file(in, desc, true);
     } catch (const po::error& e) {
-        return Error{origin + ": " + e.what()};
+        return Error{origin + ": " + option_error_text(e)};
     }
 }
 
@@ -181,7 +183,7 @@ Expected<std::vector<BoardConfig>> store_file(const std::string& text, const std
     try {
         po::store(*parsed, vm);
     } catch (const po::error& e) {
-        return Error{origin + ": " + e.what()};
+        return Error{origin + ": " + option_error_text(e)};
     }
     return board_sections(*parsed, origin);
 }
@@ -223,7 +225,7 @@ Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args
                           .run();
         po::store(parsed, vm);
     } catch (const po::error& e) {
-        return Error{e.what()};
+        return Error{option_error_text(e)};
     }
     inv.help = vm.count("help") > 0;
     inv.version = vm.count("version") > 0;
@@ -239,7 +241,7 @@ Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args
     try {
         po::notify(vm);
     } catch (const po::error& e) {
-        return Error{e.what()};
+        return Error{option_error_text(e)};
     }
     auto ok = apply_options(vm, inv.config);
     if (!ok) return ok.error();
@@ -260,7 +262,7 @@ Expected<Config> parse_config_text(const std::string& text, const std::string& o
     try {
         po::notify(vm);
     } catch (const po::error& e) {
-        return Error{origin + ": " + e.what()};
+        return Error{origin + ": " + option_error_text(e)};
     }
     auto ok = apply_options(vm, c);
     if (!ok) return Error{origin + ": " + ok.error().message};

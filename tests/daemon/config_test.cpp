@@ -1,5 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -17,6 +23,59 @@ std::string parse_error(const std::vector<std::string>& args) {
     auto r = parse_command_line(args);
     REQUIRE_FALSE(r.has_value());
     return r.error().message;
+}
+
+// The error message of `parse`, computed in a child process: a parser that never returns
+// (Boost's placeholder loop did) is killed after 20 s and the test fails instead of hanging.
+// "OK" = no error.
+template <typename Parse>
+std::string error_in_child(const Parse& parse) {
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        const auto r = parse();
+        const std::string text = r ? std::string("OK") : r.error().message;
+        for (std::size_t done = 0; done < text.size();) {
+            const auto n = write(fds[1], text.data() + done, text.size() - done);
+            if (n <= 0) _exit(1);
+            done += static_cast<std::size_t>(n);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    bool answered = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        pollfd p{fds[0], POLLIN, 0};
+        if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+        char buf[4096];
+        const auto n = read(fds[0], buf, sizeof buf);
+        if (n <= 0) {
+            answered = n == 0;
+            break;
+        }
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    close(fds[0]);
+    if (!answered) kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!answered) return "(the parser did not return within 20 s)";
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "(the parser crashed)";
+    return text;
+}
+
+std::string command_line_error(const std::vector<std::string>& args) {
+    return error_in_child([&] { return parse_command_line(args); });
+}
+std::string file_error(const std::string& text) {
+    return error_in_child([&] { return parse_config_text(text, "x.conf"); });
 }
 } // namespace
 
@@ -74,6 +133,46 @@ TEST_CASE("config: bad values name the option and the choices") {
     CHECK(parse_error({"--no-such-option"}).find("no-such-option") != std::string::npos);
     CHECK(parse_error({"--config", "/nonexistent/eboardd.conf"}).find("cannot read") != std::string::npos);
     CHECK(parse_error({"--board", "dgt:/dev/a", "--board", "dgt:/dev/a"}).find("twice") != std::string::npos);
+}
+
+// Boost.Program_options 1.74 fills "%canonical_option%", "%value%", ... in its messages until
+// none is left, so user text holding one looped forever (fuzz_config finding). The messages
+// must come back at once and show the user's text as it was given.
+TEST_CASE("config: an option named like a Boost placeholder is refused at once") {
+    CHECK(command_line_error({"--%original_token%"}) == "unrecognised option '--%original_token%'");
+    CHECK(command_line_error({"--x%canonical_option%"}) ==
+          "unrecognised option '--x%canonical_option%'");
+    CHECK(command_line_error({"--%option%%prefix%%value%"}) ==
+          "unrecognised option '--%option%%prefix%%value%'");
+    CHECK(command_line_error({"--speed", "%value%"}) ==
+          "the argument ('%value%') for option '--speed' is invalid");
+}
+
+TEST_CASE("config: the fuzz_config timeout input is refused at once") {
+    // fuzz/config.cpp's argument vector for crash-config-timeout-0ccad231... (split at NUL).
+    static const char input[] = "--%original_token%%d = yebs\nmismatch-gra\x91\xb8\x02\0 `\0\0"
+                                "44444444444444444#!r4\x92\x92\x92\x92\x92\x92\x92\x92\x92"
+                                "\x92\x92\x92\x92\x92\x92\x92\x92\x92\x92\x92\x92\x92\x92"
+                                "44";
+    std::vector<std::string> args(1);
+    for (const char c : std::string(input, sizeof input - 1)) {
+        if (c == '\0')
+            args.emplace_back();
+        else
+            args.back() += c;
+    }
+    REQUIRE(args.size() == 4);
+    CHECK(command_line_error(args) ==
+          "unrecognised option '--%original_token%%d = yebs\\nmismatch-gra\x91\xb8\\x02'");
+}
+
+TEST_CASE("config: a file line holding a Boost placeholder is refused at once") {
+    CHECK(file_error("%original_token% = 1\n") == "x.conf: unknown option '%original_token%'");
+    CHECK(file_error("%invalid_line%\n") ==
+          "x.conf: the options configuration file contains an invalid line "
+          "'%invalid_line%'");
+    CHECK(file_error("speed = %value%\n") ==
+          "x.conf: the argument ('%value%') for option 'speed' is invalid");
 }
 
 TEST_CASE("config: the file takes the same options and [board.NAME] sections") {
