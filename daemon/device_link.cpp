@@ -29,6 +29,7 @@ constexpr int kPollMs = 50;
 // settle, press grace, the mismatch grace) all count from an input; a running clock's time
 // reports (every second) are inputs too.
 constexpr std::int64_t kTickWindowMs = 2000;
+constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
 
 std::vector<std::string> square_names(Bitboard b) {
     std::vector<std::string> out;
@@ -178,6 +179,8 @@ void DeviceLink::device_thread() {
             }
             for (auto& c : commands) c((*device)->driver());
         }
+        // A clean exit: the board gets back what the driver changed on it (Millennium's E2ROM).
+        if (stop_) (void)(*device)->shutdown(kShutdownMs);
     }
 }
 

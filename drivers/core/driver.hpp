@@ -83,6 +83,13 @@ class Driver {
     /// so the start-up runs as after the first open; what the driver learnt (e.g. the board's
     /// orientation) it may keep.
     virtual void on_link_down(Millis now) { (void)now; }
+    /// The host is about to close the link on purpose (a clean exit, DeviceSession::shutdown):
+    /// put back on the device what the driver changed there and that outlives the session
+    /// (Millennium's E2ROM, millennium.md 7). Commands go out through the host as usual;
+    /// stopped() says when nothing is left to wait for.
+    virtual void stop(Millis now) { (void)now; }
+    /// True once stop() has nothing left in flight (at once for drivers that change nothing).
+    [[nodiscard]] virtual bool stopped() const { return true; }
     /// Called at least every tick_interval_ms(): timers, retries, keep-alive.
     virtual void on_tick(Millis now) = 0;
     /// Upper bound for the time between on_tick calls.

@@ -61,6 +61,18 @@ bool DeviceSession::poll(int max_wait_ms) {
     return reopen_ != nullptr;
 }
 
+bool DeviceSession::shutdown(int max_wait_ms) {
+    reopen_ = nullptr;
+    if (!connected()) return driver_->stopped();
+    driver_->stop(clock_());
+    const Millis end = clock_() + std::max(max_wait_ms, 0);
+    while (!driver_->stopped() && connected()) {
+        const Millis left = end - clock_();
+        if (left <= 0 || !poll(static_cast<int>(std::min<Millis>(left, 50)))) break;
+    }
+    return driver_->stopped();
+}
+
 void DeviceSession::handle_disconnect() {
     if (down_reported_) return;
     down_reported_ = true;

@@ -69,6 +69,10 @@ class DeviceSession final : private DriverHost {
     /// the next reopen attempt instead (at most `max_wait_ms`) and makes it when it is due.
     /// Returns false once disconnected for good (no reconnection), true otherwise.
     bool poll(int max_wait_ms);
+    /// A clean exit: reconnection off, Driver::stop, then polls until the driver has put the
+    /// device back as it found it (Driver::stopped), the device is gone, or `max_wait_ms`
+    /// passed. Returns whether the driver finished. The session stays open (destroy it).
+    bool shutdown(int max_wait_ms);
     /// True while a transport is up.
     [[nodiscard]] bool connected() const { return transport_ && !transport_->disconnected(); }
     /// True while the device is away and the session tries to get it back.

@@ -20,6 +20,8 @@ class LineEmulator {
     LineEmulator& operator=(const LineEmulator&) = delete;
 
     [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
+    /// The pty service: add_link() puts the same board behind another node (a umockdev tty).
+    [[nodiscard]] PtyService& service() { return pty_; }
 
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);

@@ -57,6 +57,7 @@ void MillenniumDriver::start(DriverHost& host, Millis now) {
     dump_wanted_ = true;
     eight_bit_line_ = false;
     have_version_ = false;
+    stopping_ = false;
     queue_.clear();
     in_flight_.reset();
     missed_ = 0;
@@ -225,7 +226,8 @@ void MillenniumDriver::configure(Millis now) {
     queue({read_e2rom_command(e2rom::auto_report), 'r',
            [this, wanted](const std::string* r, Millis t) {
                const int value = r && r->size() == 5 ? parse_hex2((*r)[3], (*r)[4]) : -1;
-               if (r && value != wanted) {
+               if (r && value != wanted && !stopping_) {
+                   if (!found_report_mode_ && value >= 0) found_report_mode_ = static_cast<std::uint8_t>(value);
                    trace_.note(
                        "report mode " +
                        (value < 0 ? std::string("?") : hex2(static_cast<std::uint8_t>(value))) +
@@ -286,6 +288,21 @@ void MillenniumDriver::on_link_down(Millis now) {
     state_ = State::Opening;
     dump_wanted_ = true;
 }
+
+void MillenniumDriver::stop(Millis now) {
+    now_ = now;
+    stopping_ = true;
+    if (!host_ || !found_report_mode_ || state_ == State::Opening || state_ == State::WaitVersion) return;
+    const std::uint8_t old = *found_report_mode_;
+    trace_.note("restoring report mode " + hex2(old));
+    queue({write_e2rom_command(e2rom::auto_report, old), 'w', [this, old](const std::string* r, Millis) {
+               if (!r) trace_.note("report mode " + hex2(old) + " not restored: the board did not answer");
+               else found_report_mode_.reset();
+           }});
+    pump(now);
+}
+
+bool MillenniumDriver::stopped() const { return !stopping_ || (!in_flight_ && queue_.empty()); }
 
 void MillenniumDriver::request_board_dump() {
     if (!host_) return;

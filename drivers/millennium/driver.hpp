@@ -55,6 +55,10 @@ class MillenniumDriver final : public Driver, public LedControl {
     void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
     void on_resync(Millis now) override;
     void on_link_down(Millis now) override;
+    /// Writes E2ROM 02 back to what the board had before this driver changed it (7: "consider
+    /// restoring them on exit"); nothing if it was never changed.
+    void stop(Millis now) override;
+    [[nodiscard]] bool stopped() const override;
     void on_tick(Millis now) override;
     void request_board_dump() override;
     [[nodiscard]] LedControl* leds() override { return this; }
@@ -105,6 +109,10 @@ class MillenniumDriver final : public Driver, public LedControl {
     int missed_ = 0, attempts_ = 0;
     bool linked_ = false, dump_wanted_ = true, eight_bit_line_ = false, have_version_ = false;
     int parity_errors_ = 0;
+    /// E2ROM 02 as the board had it before the first write (kept over reconnections: the
+    /// board then already holds our value); nullopt while unchanged.
+    std::optional<std::uint8_t> found_report_mode_;
+    bool stopping_ = false;
     BoardState board_;
     std::deque<Command> queue_;
     std::optional<Command> in_flight_;

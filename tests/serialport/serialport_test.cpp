@@ -4,10 +4,8 @@
 // serial port in a umockdev testbed (FakeTty). Checked on the fake device: the modem lines
 // (DTR, RTS) and line settings each model asks for, as far as a pty can show them.
 // Run under umockdev-wrapper (ctest does).
-#include "drivers/emu/umockdev/fake_tty.hpp"
-#include "tests/drivers/harness.hpp"
+#include "serialport_harness.hpp"
 #include "tests/drivers/millennium_harness.hpp"
-#include "tests/drivers/pgn_moves.hpp"
 
 #include <libserialport.h>
 #include <sys/ioctl.h>
@@ -17,46 +15,6 @@ using namespace eboard::drivers;
 using namespace eboard::drivers::test;
 
 namespace {
-
-/// A fake USB serial port whose node leads to an emulator's pty.
-struct FakePort {
-    emu::FakeTty tty;
-    explicit FakePort(emu::FakeTtyDescription d) : tty(std::move(d)) {
-        INFO("run this test under umockdev-wrapper (ctest does): libserialport would see the real "
-             "/dev");
-        REQUIRE(tty.usable());
-    }
-    /// The emulator behind it.
-    void attach(emu::PtyService& pty) { pty.add_link(tty.node()); }
-    [[nodiscard]] bool dtr() const { return (tty.modem_bits() & TIOCM_DTR) != 0; }
-    [[nodiscard]] bool rts() const { return (tty.modem_bits() & TIOCM_RTS) != 0; }
-    /// True if the program explicitly cleared `bit` (TIOCMBIC, or TIOCMSET without it).
-    [[nodiscard]] bool cleared(int bit) const {
-        for (const auto& r : tty.modem_requests())
-            if ((r.request == TIOCMBIC && (r.bits & bit)) ||
-                (r.request == TIOCMSET && !(r.bits & bit)))
-                return true;
-        return false;
-    }
-};
-
-/// A session opened the way the daemon opens one: by URI, through the registry.
-struct UriSession : SessionHarness {
-    UriSession(const std::string& uri, DriverOptions options, ReconnectPolicy reconnect = {}) {
-        if (const char* t = std::getenv("EBOARD_TRACE")) (void)enable_traces(t);
-        auto s = open_device(
-            uri, [this](const DriverEvent& e) { events.push_back(e); }, std::move(options),
-            steady_now_ms, reconnect);
-        INFO(uri << ": " << (s ? "" : s.error().message));
-        REQUIRE(s.has_value());
-        session = std::move(s.value());
-        session->start();
-    }
-    template <typename D>
-    D& driver() {
-        return dynamic_cast<D&>(session->driver());
-    }
-};
 
 emu::FakeTtyDescription acm_with_dgt_id() {
     const DriverInfo* dgt = find_driver("dgt");
@@ -78,22 +36,6 @@ emu::FakeTtyDescription ftdi() {
     d.product = "FT232R USB UART";
     d.serial = "A1234";
     return d;
-}
-
-/// Plays `g` on `emu`; the driver's board must follow every move.
-template <typename Emulator, typename Board>
-void play(SessionHarness& h, Emulator& e, const PgnGame& g, Board&& board) {
-    const auto boards = game_boards(g);
-    REQUIRE(boards.size() == g.san.size() + 1);
-    for (std::size_t i = 1; i < boards.size(); ++i) {
-        INFO("move " << i << " " << g.san[i - 1]);
-        play_on_board(e, boards[i - 1], boards[i]);
-        REQUIRE(h.pump_until([&] { return board() == boards[i]; }));
-    }
-}
-
-PgnGame first_game(const char* file) {
-    return read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + file, 1).at(0);
 }
 
 } // namespace
