@@ -77,7 +77,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
             socket_, input_, '\n', [self](const boost::system::error_code& ec, std::size_t n) {
                 if (self->closed_) return;
                 if (ec == asio::error::not_found) {
-                    self->send(to_reply_line(error_reply("request longer than 64 KiB")));
+                    self->send(reply_line(error_reply("request longer than 64 KiB")));
                     self->server_.drop(self);
                     return;
                 }
@@ -94,36 +94,24 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
             });
     }
 
-    static std::string to_reply_line(const ojson& reply) {
-        return reply.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
-    }
-
     void handle(const std::string& line) {
-        if (line.find_first_not_of(" \t\r\n") == std::string::npos) return; // blank line
-        const ojson j = ojson::parse(line, nullptr, false);
-        if (j.is_discarded()) {
-            send(to_reply_line(error_reply("not JSON: " + line.substr(0, line.find('\n')))));
+        const DecodedLine in = decode_request_line(line);
+        if (!in.request) {
+            if (!in.error.is_null()) send(reply_line(in.error));
             return;
         }
-        auto request = parse_request(j);
-        if (!request) {
-            send(to_reply_line(error_reply(request.error().message, j)));
-            return;
-        }
-        if (const auto* w = std::get_if<WatchRequest>(&*request)) {
+        if (const auto* w = std::get_if<WatchRequest>(&*in.request)) {
             watching_ = w->enable;
-            ojson reply{{"class", "WATCH"}, {"enable", watching_}};
-            if (auto id = j.find("id"); id != j.end()) reply["id"] = *id;
-            send(to_reply_line(reply));
+            send(reply_line(watch_reply(watching_, in.raw)));
             return;
         }
         ojson reply;
         try {
-            reply = server_.handler_.execute(*request, j);
+            reply = server_.handler_.execute(*in.request, in.raw);
         } catch (const std::exception& e) {
-            reply = error_reply(std::string("internal error: ") + e.what(), j);
+            reply = error_reply(std::string("internal error: ") + e.what(), in.raw);
         }
-        send(to_reply_line(reply));
+        send(reply_line(reply));
     }
 
     ClientServer& server_;

@@ -160,6 +160,33 @@ ojson error_reply(const std::string& message, const ojson& request) {
     return e;
 }
 
+DecodedLine decode_request_line(std::string_view line) {
+    DecodedLine out;
+    if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return out; // blank line
+    out.raw = ojson::parse(line.begin(), line.end(), nullptr, false);
+    if (out.raw.is_discarded()) {
+        out.error = error_reply("not JSON: " + std::string(line.substr(0, line.find('\n'))));
+        return out;
+    }
+    auto request = parse_request(out.raw);
+    if (!request) {
+        out.error = error_reply(request.error().message, out.raw);
+        return out;
+    }
+    out.request = std::move(*request);
+    return out;
+}
+
+ojson watch_reply(bool enable, const ojson& request) {
+    ojson reply{{"class", "WATCH"}, {"enable", enable}};
+    if (auto id = request.find("id"); id != request.end()) reply["id"] = *id;
+    return reply;
+}
+
+std::string reply_line(const ojson& reply) {
+    return reply.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+}
+
 ojson ok_reply(const ojson& request) {
     ojson r{{"class", "OK"}};
     if (auto c = request.find("class"); c != request.end()) r["request"] = *c;

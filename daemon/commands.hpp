@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -97,6 +98,25 @@ using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameR
 
 /// `{"class":"OK","request":CLASS}` plus the request's id.
 [[nodiscard]] ojson ok_reply(const ojson& request);
+
+/// One line a client sent, decoded: line -> JSON -> Request (the client API's input side, kept
+/// pure so that tests and fuzz/client_request.cpp reach it without a socket).
+struct DecodedLine {
+    std::optional<Request> request; ///< set when the line is a valid request
+    ojson raw;                      ///< the parsed JSON (discarded if the line is not JSON)
+    ojson error;                    ///< the ERROR reply when there is no request; null for a blank line
+};
+
+/// Decodes one request line (with or without its '\n'). Never throws: a line that is not JSON
+/// or not a valid request yields the ERROR reply to send back; a blank line yields neither.
+[[nodiscard]] DecodedLine decode_request_line(std::string_view line);
+
+/// `{"class":"WATCH","enable":...}` plus the request's id: the reply to WATCH.
+[[nodiscard]] ojson watch_reply(bool enable, const ojson& request);
+
+/// A reply as the line sent to the client: compact JSON and '\n'; bytes that are not UTF-8
+/// (echoed from a request) become U+FFFD, never an exception.
+[[nodiscard]] std::string reply_line(const ojson& reply);
 
 /// What executes the arbiter's requests (all but WATCH, which the socket server handles).
 /// Returns the reply object (ERROR on failure); called on the event loop's thread.

@@ -223,6 +223,7 @@ const char* event_class(const Event& event) {
 
 const std::string& event_board(const Event& event) {
     static const std::string none;
+    // cppcheck-suppress returnTempReference ; std::visit returns the lambdas' references (none, e.board)
     return std::visit(overloaded{[](const VersionEvent&) -> const std::string& { return none; },
                                  [](const auto& e) -> const std::string& { return e.board; }},
                       event);
@@ -230,6 +231,7 @@ const std::string& event_board(const Event& event) {
 
 const std::string& event_game(const Event& event) {
     static const std::string none;
+    // cppcheck-suppress returnTempReference ; std::visit returns the lambdas' references (none, e.game)
     return std::visit(
         overloaded{[](const VersionEvent&) -> const std::string& { return none; },
                    [](const BoardEvent&) -> const std::string& { return none; },

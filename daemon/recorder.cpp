@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <iterator>
 
 #include "daemon/atomic_file.hpp"
 #include "daemon/log.hpp"
@@ -29,7 +30,9 @@ std::int64_t wall_clock_ms() {
 }
 
 Recorder::Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io)
-    : store_(store), pgn_dir_(std::move(pgn_dir)), io_(io) {}
+    : store_(store), pgn_dir_(std::move(pgn_dir)), io_(io) {
+    if (io_) retry_.emplace(*io_);
+}
 
 void Recorder::add_sink(Sink sink, Delivery delivery) {
     (delivery == Delivery::OnPublish ? on_publish_ : sinks_).push_back(std::move(sink));
@@ -113,10 +116,25 @@ void Recorder::flush() {
     if (ok) ok = store_.commit_batch();
     else store_.rollback_batch();
     if (!ok) {
-        log_error("not announced, the store failed: " + ok.error().message);
+        // Kept, in order, for the next try: a completed move is never dropped.
+        if (!failing_)
+            log_error("the store failed: " + ok.error().message + "; " + std::to_string(items.size()) +
+                      " events wait, not announced, and are tried again every " + std::to_string(kRetryMs) +
+                      " ms");
+        failing_ = true;
+        queue_.insert(queue_.begin(), std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
         flushing_ = false;
-        if (!queue_.empty()) schedule();
+        if (retry_) {
+            retry_->expires_after(std::chrono::milliseconds(kRetryMs));
+            retry_->async_wait([this](const boost::system::error_code& ec) {
+                if (!ec) flush();
+            });
+        }
         return;
+    }
+    if (failing_) {
+        log_notice("the store records again; " + std::to_string(items.size()) + " waiting events recorded");
+        failing_ = false;
     }
     ++commits_;
     // Each game's PGN once, in the order of its first event; one directory sync for all.

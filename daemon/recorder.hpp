@@ -10,6 +10,11 @@
 // events in order. Many boards therefore share one fsync. A queue of TOUCH events only is
 // committed without waiting for the disk (it is on disk with the next durable commit).
 //
+// A batch the store cannot commit (a full disk, a file system remounted read-only) is not
+// dropped: it goes back to the front of the queue, one error line says so, and it is tried
+// again every kRetryMs and with the next flush; nothing after it is announced meanwhile (the
+// order of events is kept). When a commit works again, one line says so.
+//
 // One exception to "recorded, then announced": a sink added with Delivery::OnPublish (the
 // speech of Appendix D) hears every event as it is published, before the store. It exists for
 // the move made: [23] D.2.3 counts the announcement as part of making the move, and D.2.4 lets
@@ -22,6 +27,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -41,7 +47,11 @@ class Recorder {
     /// A write of the store done in order with the events (a note, an illegal move that stood).
     using Operation = std::function<Expected<bool>(Store&)>;
 
-    /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once.
+    /// How often a batch the store refused is tried again (ms).
+    static constexpr int kRetryMs = 1000;
+
+    /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once (and a
+    /// refused batch is tried again with the next one).
     Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io = nullptr);
 
     /// When a sink hears of an event.
@@ -82,6 +92,9 @@ class Recorder {
     /// Flushes so far: commits, and events recorded (for tests and benchmarks).
     [[nodiscard]] std::uint64_t commits() const { return commits_; }
 
+    /// Whether the last commit failed (events wait to be recorded).
+    [[nodiscard]] bool failing() const { return failing_; }
+
   private:
     struct Item {
         std::optional<Event> event;
@@ -101,6 +114,8 @@ class Recorder {
     std::vector<Item> queue_;
     bool scheduled_ = false;
     bool flushing_ = false;
+    bool failing_ = false;
+    std::optional<boost::asio::steady_timer> retry_; // with `io`: the next try of a refused batch
     std::uint64_t commits_ = 0;
 };
 

@@ -324,7 +324,7 @@ class GameParser {
         }
     }
 
-    std::optional<Error> symbol(Position& pos, std::vector<GameMove>& moves, std::string sym,
+    std::optional<Error> symbol(Position& pos, std::vector<GameMove>& moves, const std::string& sym,
                                 bool in_variation, std::string* result, int l, int c) {
         if (is_result(sym)) {
             if (in_variation) return lx_.error_at("game result inside a variation", l, c);

@@ -96,7 +96,7 @@ using SensorEvent =
     std::variant<SquareChange, BoardSnapshot, LeverPressed, ClockTimes, FlagFall, ClockButton, Tick>;
 
 /// The time stamp of any input.
-[[nodiscard]] constexpr TimeMs time_of(const SensorEvent& e) noexcept {
+[[nodiscard]] constexpr TimeMs time_of(const SensorEvent& e) {
     return std::visit([](const auto& x) { return x.t_ms; }, e);
 }
 

@@ -134,16 +134,18 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
             }
             case PieceType::King: {
                 const Bitboard open = ~fixed_attacks[them] & allowed;
-                for (Bitboard grown = u.region;; u.region = grown) {
-                    grown = u.region | (king_spread(u.region) & open);
+                for (;;) {
+                    const Bitboard grown = u.region | (king_spread(u.region) & open);
                     if (grown == u.region) break;
+                    u.region = grown;
                 }
                 break;
             }
             case PieceType::Knight:
-                for (Bitboard grown = u.region;; u.region = grown) {
-                    grown = u.region | (knight_spread(u.region) & allowed);
+                for (;;) {
+                    const Bitboard grown = u.region | (knight_spread(u.region) & allowed);
                     if (grown == u.region) break;
+                    u.region = grown;
                 }
                 break;
             default:  // sliders: squares not yet looked from, until none is new

@@ -1,7 +1,9 @@
 #include "speech/speechd.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <libspeechd.h>
+#include <system_error>
 
 namespace eboard::speech {
 
@@ -23,7 +25,12 @@ Expected<SPDConnectionAddress> parse_address(const std::string& text, std::strin
         a.method = SPD_METHOD_INET_SOCKET;
         a.inet_socket_port = 6560; // SSIP's port
         if (colon != std::string::npos) {
-            a.inet_socket_port = std::atoi(host.c_str() + colon + 1);
+            const std::string port = host.substr(colon + 1);
+            int value = 0;
+            const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+            if (ec != std::errc() || end != port.data() + port.size() || value <= 0 || value > 65535)
+                return Error{"bad speech-dispatcher port '" + port + "' in '" + text + "'"};
+            a.inet_socket_port = value;
             host.erase(colon);
         }
         a.inet_socket_host = host.data();

@@ -74,7 +74,7 @@ class Calibrator {
     enum class Result : std::uint8_t { Collecting, Done, Failed };
 
     Calibrator() : Calibrator(Options{}) {}
-    explicit Calibrator(Options o) : opt_(o) {}
+    explicit Calibrator(const Options& o) : opt_(o) {}
 
     /// Adds a frame. Done: result() holds the calibration; Failed: problem() says why (then
     /// collecting goes on).

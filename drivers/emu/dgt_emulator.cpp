@@ -4,7 +4,7 @@
 
 namespace eboard::drivers::emu {
 
-DgtEmulator::DgtEmulator(DgtEmulatorOptions options)
+DgtEmulator::DgtEmulator(const DgtEmulatorOptions& options)
     : model_(options), pty_(model_, options.fragment_max, options.seed) {}
 
 void DgtEmulator::lift(Square s) {

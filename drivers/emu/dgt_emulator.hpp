@@ -15,7 +15,7 @@ namespace eboard::drivers::emu {
 class DgtEmulator {
   public:
     /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
-    explicit DgtEmulator(DgtEmulatorOptions options = {});
+    explicit DgtEmulator(const DgtEmulatorOptions& options = {});
     DgtEmulator(const DgtEmulator&) = delete;
     DgtEmulator& operator=(const DgtEmulator&) = delete;
 

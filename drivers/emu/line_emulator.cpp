@@ -2,7 +2,7 @@
 
 namespace eboard::drivers::emu {
 
-LineEmulator::LineEmulator(LineEmulatorOptions options)
+LineEmulator::LineEmulator(const LineEmulatorOptions& options)
     : model_(options), pty_(model_, options.fragment_max, options.seed) {}
 
 void LineEmulator::lift(Square s) {

@@ -15,7 +15,7 @@ namespace eboard::drivers::emu {
 class LineEmulator {
   public:
     /// Opens the pty and starts streaming. Throws std::runtime_error if no pty can be opened.
-    explicit LineEmulator(LineEmulatorOptions options = {});
+    explicit LineEmulator(const LineEmulatorOptions& options = {});
     LineEmulator(const LineEmulator&) = delete;
     LineEmulator& operator=(const LineEmulator&) = delete;
 

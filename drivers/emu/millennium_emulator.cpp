@@ -4,7 +4,7 @@
 
 namespace eboard::drivers::emu {
 
-MillenniumEmulator::MillenniumEmulator(MillenniumEmulatorOptions options)
+MillenniumEmulator::MillenniumEmulator(const MillenniumEmulatorOptions& options)
     : model_(options), pty_(model_, options.fragment_max, options.seed) {}
 
 void MillenniumEmulator::lift(Square s) {

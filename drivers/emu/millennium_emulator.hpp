@@ -15,7 +15,7 @@ namespace eboard::drivers::emu {
 class MillenniumEmulator {
   public:
     /// Opens the pty and starts serving. Throws std::runtime_error if no pty can be opened.
-    explicit MillenniumEmulator(MillenniumEmulatorOptions options = {});
+    explicit MillenniumEmulator(const MillenniumEmulatorOptions& options = {});
     MillenniumEmulator(const MillenniumEmulator&) = delete;
     MillenniumEmulator& operator=(const MillenniumEmulator&) = delete;
 

@@ -10,6 +10,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <atomic>
@@ -198,4 +199,27 @@ TEST_CASE("client api: a client that never reads is dropped and does not stall t
     CHECK(all_equal);
     CHECK(read == n);
     CHECK(h.on_loop([&] { return h.server.client_count(); }) == 1);
+}
+
+TEST_CASE("client api: a request line decodes to a request, an ERROR or nothing") {
+    const DecodedLine watch = decode_request_line("{\"class\":\"WATCH\",\"enable\":false,\"id\":3}\n");
+    REQUIRE(watch.request.has_value());
+    CHECK_FALSE(std::get<WatchRequest>(*watch.request).enable);
+    CHECK(watch.error.is_null());
+    CHECK(reply_line(watch_reply(false, watch.raw)) == "{\"class\":\"WATCH\",\"enable\":false,\"id\":3}\n");
+
+    CHECK(decode_request_line(" \t\r\n").error.is_null()); // blank: no reply at all
+    CHECK_FALSE(decode_request_line("").request.has_value());
+
+    const DecodedLine bad = decode_request_line("{\"class\":\"CLOCK\",\"board\":\"t\",\"white_ms\":-1}");
+    CHECK_FALSE(bad.request.has_value());
+    CHECK(bad.error["request"] == "CLOCK");
+    CHECK(bad.error["message"] == "field 'white_ms' must be between 0 and 36000000");
+
+    // Bytes that are not UTF-8 are echoed in the ERROR; the reply line still serializes.
+    const DecodedLine junk = decode_request_line("\xff{\n");
+    CHECK(junk.error["class"] == "ERROR");
+    const std::string l = reply_line(junk.error);
+    CHECK(l.find("not JSON: \xef\xbf\xbd{") != std::string::npos); // U+FFFD for the 0xff byte
+    CHECK(std::count(l.begin(), l.end(), '\n') == 1);
 }

@@ -140,6 +140,7 @@ inline GameRecord source_game(const std::string& file, int index = 0) {
         REQUIRE(g.has_value());
         if (i == index) {
             REQUIRE(g->has_value());
+            // cppcheck-suppress returnStdMoveLocal ; moves out of the optional, no local to elide
             return std::move(g->value());
         }
     }

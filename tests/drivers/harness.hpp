@@ -143,8 +143,8 @@ struct PtyHarness : SessionHarness {
     std::unique_ptr<emu::DgtEmulator> emu;
     dgt::DgtDriver* driver = nullptr;
 
-    explicit PtyHarness(emu::DgtEmulatorOptions eo = {}, dgt::DgtOptions dopt = fast_options()) {
-        emu = std::make_unique<emu::DgtEmulator>(std::move(eo));
+    explicit PtyHarness(const emu::DgtEmulatorOptions& eo = {}, dgt::DgtOptions dopt = fast_options())
+        : emu(std::make_unique<emu::DgtEmulator>(eo)) {
         auto d = std::make_unique<dgt::DgtDriver>(dopt);
         driver = d.get();
         open(emu->pty_slave_path(), std::move(d));

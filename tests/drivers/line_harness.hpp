@@ -21,8 +21,9 @@ struct LineHarness : SessionHarness {
     std::unique_ptr<emu::LineEmulator> emu;
     D* driver = nullptr;
 
-    LineHarness(emu::LineEmulatorOptions eo, std::unique_ptr<D> d) {
-        emu = std::make_unique<emu::LineEmulator>(std::move(eo));
+    LineHarness(const emu::LineEmulatorOptions& eo, std::unique_ptr<D> d)
+        : emu(std::make_unique<emu::LineEmulator>(eo)) {
+        // cppcheck-suppress danglingLifetime ; the driver lives on the heap, owned by the session
         driver = d.get();
         open(emu->pty_slave_path(), std::move(d));
     }

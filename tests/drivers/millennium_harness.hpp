@@ -12,9 +12,9 @@ struct MillenniumHarness : SessionHarness {
     std::unique_ptr<emu::MillenniumEmulator> emu;
     millennium::MillenniumDriver* driver = nullptr;
 
-    explicit MillenniumHarness(emu::MillenniumEmulatorOptions eo = {},
-                               millennium::MillenniumOptions dopt = fast_options()) {
-        emu = std::make_unique<emu::MillenniumEmulator>(std::move(eo));
+    explicit MillenniumHarness(const emu::MillenniumEmulatorOptions& eo = {},
+                               millennium::MillenniumOptions dopt = fast_options())
+        : emu(std::make_unique<emu::MillenniumEmulator>(eo)) {
         auto d = std::make_unique<millennium::MillenniumDriver>(dopt);
         driver = d.get();
         open(emu->device_path(), std::move(d), SerialSettings::parse("38400/7o1").value());

@@ -28,6 +28,7 @@ std::unique_ptr<Transport> open_chessnut(std::string_view address = {}) {
                             SerialSettings{}, find_driver("chessnut")->usb_ids);
     INFO((t.has_value() ? std::string() : t.error().message));
     REQUIRE(t.has_value());
+    // cppcheck-suppress returnStdMoveLocal ; moves out of the Expected, no local to elide
     return std::move(t.value());
 }
 

@@ -141,7 +141,7 @@ struct FakeDevice {
     /// anything else stalls. Returns the data stage for IN requests.
     std::optional<std::vector<std::uint8_t>> control(const std::uint8_t* setup, std::span<const std::uint8_t> data) {
         const std::uint8_t type = setup[0], request = setup[1];
-        const unsigned value = setup[2] | (setup[3] << 8);
+        const unsigned value = static_cast<unsigned>(setup[2] | (setup[3] << 8));
         if (type == 0x21 && request == 0x09) {  // HID SET_REPORT
             ++stats.set_reports;
             model->out_report(data, steady_now_ms());
