@@ -62,12 +62,31 @@ Expected<Request> parse_request(const ojson& j) {
         }
         return Request{g};
     }
+    if (c == "ATTACH") {
+        auto uri = string_field(j, "uri", false);
+        if (!uri) return uri.error();
+        auto device = string_field(j, "device", false);
+        if (!device) return device.error();
+        auto name = string_field(j, "name", false);
+        if (!name) return name.error();
+        if (uri->empty() == device->empty()) return Error{"ATTACH needs either 'uri' or 'device'"};
+        if (!device->empty() && (*device)[0] != '/') return Error{"field 'device' must be a path under /dev"};
+        return Request{AttachRequest{*uri, *device, *name}};
+    }
+    if (c == "DETACH") {
+        auto board = string_field(j, "board", false);
+        if (!board) return board.error();
+        auto device = string_field(j, "device", false);
+        if (!device) return device.error();
+        if (board->empty() == device->empty()) return Error{"DETACH needs either 'board' or 'device'"};
+        return Request{DetachRequest{*board, *device}};
+    }
     static const char* const board_requests[] = {"NEW_GAME", "SET_POSITION", "TAKEBACK",
                                                   "RESULT",   "PENALTY",      "CLOCK",
                                                   "INFO"};
     if (std::find(std::begin(board_requests), std::end(board_requests), c) == std::end(board_requests))
         return Error{"unknown request class '" + c +
-                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO)"};
+                     "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO, ATTACH, DETACH)"};
     // Every other request acts on one board.
     auto board = string_field(j, "board", true);
     if (!board) return board.error();
@@ -123,12 +142,12 @@ Expected<Request> parse_request(const ojson& j) {
         return Request{InfoQuery{*board, *what}};
     }
     return Error{"unknown request class '" + c +
-                 "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO)"};
+                 "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO, ATTACH, DETACH)"};
 }
 
 const char* request_class(const Request& request) {
-    static constexpr const char* names[] = {"WATCH",    "BOARDS", "GAMES",   "NEW_GAME", "SET_POSITION",
-                                            "TAKEBACK", "RESULT", "PENALTY", "CLOCK",    "INFO"};
+    static constexpr const char* names[] = {"WATCH",  "BOARDS",  "GAMES", "NEW_GAME", "SET_POSITION", "TAKEBACK",
+                                            "RESULT", "PENALTY", "CLOCK", "INFO",     "ATTACH",       "DETACH"};
     return names[request.index()];
 }
 

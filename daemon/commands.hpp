@@ -69,9 +69,23 @@ struct InfoQuery {
     std::string request;
 };
 
+/// Open a board at run time (eboardd-device@.service, `eboardctl attach`): `uri` as
+/// `--board` takes it, or `device`, a device node whose udev properties name the driver
+/// (board_attach.hpp); `name` defaults to the URI.
+struct AttachRequest {
+    std::string uri;
+    std::string device;
+    std::string name;
+};
+/// Close a board: `board` (name or URI), or the board attached by `device`.
+struct DetachRequest {
+    std::string board;
+    std::string device;
+};
+
 using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameRequest,
                              SetPositionRequest, TakebackRequest, ResultRequest, PenaltyRequest,
-                             ClockRequest, InfoQuery>;
+                             ClockRequest, InfoQuery, AttachRequest, DetachRequest>;
 
 /// Parses one request object. Errors say which field is missing or wrong.
 [[nodiscard]] Expected<Request> parse_request(const ojson& object);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/board_attach.hpp"
 #include "daemon/board_link.hpp"
 #include "daemon/console.hpp"
 #include "daemon/device_link.hpp"
@@ -116,55 +117,109 @@ Expected<bool> Daemon::open_simulation() {
 }
 
 Expected<bool> Daemon::prepare_emulators() {
-    for (auto& b : config_.boards) {
-        auto uri = parse_emu_uri(b.uri);
-        if (!uri) return Error{"board " + b.name + ": " + uri.error().message};
-        if (!*uri) continue;
-        Emulated e{b.name, (*uri)->kind, nullptr, nullptr};
-        if (!(*uri)->pgn.empty()) {
-            auto player = EmuPlayer::open((*uri)->pgn, config_.speed);
-            if (!player) return Error{"board " + b.name + ": " + player.error().message};
-            e.player = std::move(*player);
-            // The game's time control, unless the board has one.
-            if (board_time_control(config_, b).empty()) b.time_control = e.player->time_control();
-        }
-        emulated_.push_back(std::move(e));
+    for (auto& b : config_.boards)
+        if (auto ok = prepare_emulator(b); !ok) return ok;
+    return true;
+}
+
+Expected<bool> Daemon::prepare_emulator(BoardConfig& b) {
+    auto uri = parse_emu_uri(b.uri);
+    if (!uri) return Error{"board " + b.name + ": " + uri.error().message};
+    if (!*uri) return true;
+    Emulated e{b.name, (*uri)->kind, nullptr, nullptr};
+    if (!(*uri)->pgn.empty()) {
+        auto player = EmuPlayer::open((*uri)->pgn, config_.speed);
+        if (!player) return Error{"board " + b.name + ": " + player.error().message};
+        e.player = std::move(*player);
+        // The game's time control, unless the board has one.
+        if (board_time_control(config_, b).empty()) b.time_control = e.player->time_control();
     }
+    emulated_.push_back(std::move(e));
     return true;
 }
 
 Expected<bool> Daemon::open_emulators() {
-    for (auto& e : emulated_) {
-        BoardSession* board = find_board(e.board);
-        if (!board) continue;
-        // The pieces stand where the board's game is (a resumed game), else where the PGN's
-        // game starts, else in the standard start position.
-        Position shown = Position::startpos();
-        int from_ply = 0;
-        if (board->game()) {
-            shown = board->game()->position().copy();
-            from_ply = board->game()->plies();
-        } else if (e.player) {
-            shown = e.player->start_position().copy();
-        }
-        auto emulator = EmuBoard::create(e.kind, shown, clock_start_ms(board->time_control()));
-        if (!emulator) return Error{"board " + e.board + ": " + emulator.error().message};
-        e.emulator = std::move(*emulator);
-        if (e.player && board->game() && !e.player->passes_through(shown, from_ply)) {
-            log_notice("board " + e.board + ": the resumed game is not the PGN's game; nobody plays it");
-            e.player.reset();
-        }
-        if (e.player) {
-            recorder_->add_sink([player = e.player.get(), name = e.board](const Event& ev, const std::string&) {
-                if (event_board(ev) == name) player->observe(ev);
-            });
-        }
-        if (auto* link = dynamic_cast<DeviceLink*>(link_of(board)))
-            link->set_opener([emulator = e.emulator.get()](drivers::DeviceSession::EventSink sink) {
-                return emulator->open_session(std::move(sink), {});
-            });
-    }
+    for (std::size_t i = 0; i < emulated_.size(); ++i)
+        if (auto ok = open_emulator(i); !ok) return ok;
     return true;
+}
+
+Expected<bool> Daemon::open_emulator(std::size_t index) {
+    Emulated& e = emulated_[index];
+    BoardSession* board = find_board(e.board);
+    if (!board) return true;
+    // The pieces stand where the board's game is (a resumed game), else where the PGN's
+    // game starts, else in the standard start position.
+    Position shown = Position::startpos();
+    int from_ply = 0;
+    if (board->game()) {
+        shown = board->game()->position().copy();
+        from_ply = board->game()->plies();
+    } else if (e.player) {
+        shown = e.player->start_position().copy();
+    }
+    auto emulator = EmuBoard::create(e.kind, shown, clock_start_ms(board->time_control()));
+    if (!emulator) return Error{"board " + e.board + ": " + emulator.error().message};
+    e.emulator = std::move(*emulator);
+    if (e.player && board->game() && !e.player->passes_through(shown, from_ply)) {
+        log_notice("board " + e.board + ": the resumed game is not the PGN's game; nobody plays it");
+        e.player.reset();
+    }
+    if (e.player) {
+        recorder_->add_sink([player = e.player.get(), name = e.board](const Event& ev, const std::string&) {
+            if (event_board(ev) == name) player->observe(ev);
+        });
+    }
+    if (auto* link = dynamic_cast<DeviceLink*>(link_of(board)))
+        link->set_opener([emulator = e.emulator.get(), options = learned_options(*board)](
+                             drivers::DeviceSession::EventSink sink) {
+            return emulator->open_session(std::move(sink), options);
+        });
+    return true;
+}
+
+void Daemon::start_player(std::size_t index) {
+    Emulated& e = emulated_[index];
+    if (!e.player || !e.emulator) return;
+    const BoardSession* board = find_board(e.board);
+    const bool resumed = board && board->game();
+    e.player->start(*e.emulator, resumed ? board->game()->plies() : 0, resumed);
+}
+
+void Daemon::add_board(const BoardConfig& b) {
+    boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
+    boards_.back()->on_clock_button = [this, name = b.name](int button) { speech_->clock_button(name, button); };
+    auto link = std::make_unique<DeviceLink>(io_, *boards_.back(), config_);
+    // What the driver learnt comes back from the store when the board is opened (an emu-
+    // board's opener is set again by open_emulator), and goes to it when it learns more.
+    link->set_opener([uri = b.uri, options = learned_options(*boards_.back())](drivers::DeviceSession::EventSink sink) {
+        return drivers::open_device(uri, std::move(sink), options);
+    });
+    link->on_learned([this, name = b.name](const BoardSettings& settings) {
+        recorder_->submit([name, settings](Store& store) -> Expected<bool> {
+            for (const auto& [key, value] : settings)
+                if (auto ok = store.set_board_setting(name, key, value); !ok) return ok;
+            return true;
+        });
+        log_info("board " + name + ": saved what its driver learnt (" + std::to_string(settings.size()) + " settings)");
+    });
+    links_.push_back(std::move(link));
+}
+
+drivers::DriverOptions Daemon::learned_options(const BoardSession& board) {
+    return options_from_settings(board.board_config().uri, board.name(), store_->board_settings(board.name()),
+                                 resolve_state_dir(config_));
+}
+
+void Daemon::resume_games(const BoardSession* only) {
+    for (const auto& id : store_->unfinished_games()) {
+        auto record = store_->load(id);
+        if (!record) continue;
+        BoardSession* board = find_board(record->board);
+        if (!board || board->game() || (only && board != only)) continue;
+        if (auto ok = board->resume(id); !ok)
+            log_warning("cannot resume game " + id + ": " + ok.error().message);
+    }
 }
 
 Expected<bool> Daemon::open() {
@@ -217,22 +272,9 @@ Expected<bool> Daemon::open() {
     if (config_.illegal_feedback == IllegalFeedback::Immediate)
         log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
                     "under the FIDE Laws the arbiter acts once it is completed (7.5.1)");
-    for (const auto& b : config_.boards) {
-        boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
-        boards_.back()->on_clock_button = [this, name = b.name](int button) {
-            speech_->clock_button(name, button);
-        };
-        links_.push_back(std::make_unique<DeviceLink>(io_, *boards_.back(), config_));
-    }
+    for (const auto& b : config_.boards) add_board(b);
     // Unfinished games resume on their boards (after a crash or a restart).
-    for (const auto& id : store_->unfinished_games()) {
-        auto record = store_->load(id);
-        if (!record) continue;
-        BoardSession* board = find_board(record->board);
-        if (!board || board->game()) continue;
-        if (auto ok = board->resume(id); !ok)
-            log_warning("cannot resume game " + id + ": " + ok.error().message);
-    }
+    resume_games();
     return open_emulators();
 }
 
@@ -373,12 +415,7 @@ int Daemon::run() {
     }
     wait_signals();
     for (auto& l : links_) l->start();
-    for (auto& e : emulated_)
-        if (e.player) {
-            const BoardSession* board = find_board(e.board);
-            const bool resumed = board && board->game();
-            e.player->start(*e.emulator, resumed ? board->game()->plies() : 0, resumed);
-        }
+    for (std::size_t i = 0; i < emulated_.size(); ++i) start_player(i);
     arm_watchdog();
     if (simulation_) {
         simulation_->start([this](const std::string& result) {
@@ -415,6 +452,8 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
         if (raw.contains("id")) r["id"] = raw["id"];
         return r;
     }
+    if (const auto* a = std::get_if<AttachRequest>(&request)) return attach(*a, raw);
+    if (const auto* d = std::get_if<DetachRequest>(&request)) return detach(*d, raw);
     if (const auto* q = std::get_if<InfoQuery>(&request)) {
         auto said = speech_->info(q->board, q->request);
         if (!said) return error_reply(said.error().message, raw);
@@ -462,6 +501,93 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     if (!ok) return error_reply(ok.error().message, raw);
     if (board->game()) reply["game"] = board->game()->game();
     return reply;
+}
+
+} // namespace eboard::daemon
+
+namespace eboard::daemon {
+
+ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
+    std::string uri = a.uri;
+    if (uri.empty()) {
+        auto found = board_uri_of_device(a.device);
+        if (!found) return error_reply(found.error().message, raw);
+        uri = *found;
+    }
+    if (auto ok = check_board_uri(uri); !ok) return error_reply(ok.error().message, raw);
+    BoardConfig b;
+    b.uri = uri;
+    b.name = a.name.empty() ? uri : a.name;
+    // Already open (a configured board, or attached before): nothing to do, as the
+    // eboardd-device@ unit of a configured board expects.
+    for (const auto& board : boards_)
+        if (same_device(board->board_config().uri, uri)) {
+            ojson r = ok_reply(raw);
+            r["board"] = board->name();
+            r["attached"] = false;
+            return r;
+        }
+    if (find_board(b.name)) return error_reply("a board named '" + b.name + "' is already open", raw);
+    if (auto ok = prepare_emulator(b); !ok) return error_reply(ok.error().message, raw);
+    add_board(b);
+    BoardSession* board = boards_.back().get();
+    resume_games(board); // its game, if it was detached (or unplugged) in the middle of one
+    if (!emulated_.empty() && emulated_.back().board == b.name && !emulated_.back().emulator) {
+        if (auto ok = open_emulator(emulated_.size() - 1); !ok) {
+            links_.pop_back();
+            boards_.pop_back();
+            emulated_.pop_back();
+            return error_reply(ok.error().message, raw);
+        }
+        links_.back()->start();
+        start_player(emulated_.size() - 1);
+    } else {
+        links_.back()->start();
+    }
+    if (!a.device.empty()) attached_by_[b.name] = a.device;
+    log_notice("board " + b.name + " attached: " + uri);
+    schedule_status();
+    ojson r = ok_reply(raw);
+    r["board"] = b.name;
+    r["attached"] = true;
+    if (board->game()) r["game"] = board->game()->game();
+    return r;
+}
+
+ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
+    std::string name = d.board;
+    if (!d.device.empty()) {
+        for (const auto& [board, device] : attached_by_)
+            if (device == d.device) name = board;
+        if (name.empty()) {
+            // Not attached by that node (a configured board, or none): nothing to close.
+            ojson r = ok_reply(raw);
+            r["detached"] = false;
+            return r;
+        }
+    }
+    BoardSession* board = find_board(name);
+    if (!board) return error_reply("no board '" + name + "'", raw);
+    const std::string closed = board->name();
+    for (std::size_t i = 0; i < boards_.size(); ++i) {
+        if (boards_[i].get() != board) continue;
+        links_[i]->stop();
+        // The game stays in the store, unfinished: it resumes when the board is attached again.
+        board->set_connected(false, wall_clock_ms());
+        recorder_->flush();
+        for (auto& e : emulated_)
+            if (e.board == closed && e.player) e.player->stop(); // the emulator outlives its link
+        links_.erase(links_.begin() + static_cast<std::ptrdiff_t>(i));
+        boards_.erase(boards_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+    }
+    attached_by_.erase(closed);
+    log_notice("board " + closed + " detached");
+    schedule_status();
+    ojson r = ok_reply(raw);
+    r["board"] = closed;
+    r["detached"] = true;
+    return r;
 }
 
 } // namespace eboard::daemon

@@ -9,11 +9,13 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "daemon/board_session.hpp"
+#include "drivers/core/registry.hpp"
 #include "daemon/client_api.hpp"
 #include "daemon/commands.hpp"
 #include "daemon/config.hpp"
@@ -66,8 +68,20 @@ class Daemon final : public CommandHandler {
     [[nodiscard]] Expected<bool> open_speech();
     /// `emu-KIND[:PGN]` boards: their players (and PGN time controls) before the sessions.
     [[nodiscard]] Expected<bool> prepare_emulators();
+    [[nodiscard]] Expected<bool> prepare_emulator(BoardConfig& board);
     /// ... and their emulators, showing the resumed games, once the games are taken up.
     [[nodiscard]] Expected<bool> open_emulators();
+    [[nodiscard]] Expected<bool> open_emulator(std::size_t index);
+    void start_player(std::size_t index);
+    /// A board's session and link (not started).
+    void add_board(const BoardConfig& board);
+    /// The driver options giving back what the board's driver learnt before (the store).
+    [[nodiscard]] drivers::DriverOptions learned_options(const BoardSession& board);
+    /// Takes up the unfinished games of the boards (or of `only`) from the store.
+    void resume_games(const BoardSession* only = nullptr);
+    /// ATTACH / DETACH (client-api.md): a board opened or closed at run time.
+    [[nodiscard]] ojson attach(const AttachRequest& request, const ojson& raw);
+    [[nodiscard]] ojson detach(const DetachRequest& request, const ojson& raw);
     [[nodiscard]] BoardLink* link_of(const BoardSession* board);
 
     boost::asio::io_context io_;
@@ -86,6 +100,8 @@ class Daemon final : public CommandHandler {
         std::unique_ptr<EmuBoard> emulator;
     };
     std::vector<Emulated> emulated_;
+    /// Boards attached at run time by a device node (ATTACH `device`): name -> node.
+    std::map<std::string, std::string> attached_by_;
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     boost::asio::signal_set signals_;
     boost::asio::steady_timer watchdog_;

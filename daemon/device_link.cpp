@@ -6,6 +6,7 @@
 
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
+#include "drivers/core/device_waiter.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
 #include "rules/flag_ruling.hpp"
@@ -29,7 +30,6 @@ constexpr int kPollMs = 50;
 // reports (every second) are inputs too.
 constexpr std::int64_t kTickWindowMs = 2000;
 constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
-constexpr int kReconnectMs = 1000;   // device absent: try again after
 
 std::vector<std::string> square_names(Bitboard b) {
     std::vector<std::string> out;
@@ -140,6 +140,13 @@ void DeviceLink::arm_tick() {
 
 void DeviceLink::device_thread() {
     const std::string uri = session_.board_config().uri;
+    // A device that is not there: back-off for serial paths, libusb hotplug for usb boards.
+    drivers::DeviceWaiter waiter(uri);
+    LearnedSettings learned; // what the driver learnt, for the store
+    auto pause = [this](int ms) {
+        std::unique_lock lock(mutex_);
+        return !wake_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stop_.load(); });
+    };
     bool reported = false;
     while (!stop_) {
         auto sink = [this, alive = alive_](const drivers::DriverEvent& e) {
@@ -149,16 +156,22 @@ void DeviceLink::device_thread() {
         };
         auto device = opener_ ? opener_(sink) : drivers::open_device(uri, sink);
         if (!device) {
-            if (!reported) log_warning("board " + session_.name() + ": " + device.error().message +
-                                       "; retrying every second");
+            if (!reported)
+                log_warning("board " + session_.name() + ": " + device.error().message + "; " + waiter.note());
             reported = true;
-            std::unique_lock lock(mutex_);
-            wake_.wait_for(lock, std::chrono::milliseconds(kReconnectMs), [this] { return stop_.load(); });
+            (void)waiter.wait(pause);
             continue;
         }
         reported = false;
+        waiter.reset();
         (*device)->start();
         while (!stop_ && (*device)->poll(kPollMs)) {
+            // A usb board plugged in again is reopened at once, not on the session's back-off.
+            if (waiter.arrived() && (*device)->reconnecting()) (*device)->reconnect_now();
+            if (auto settings = learned.poll((*device)->driver()); settings && on_learned_)
+                asio::post(io_, [this, alive = alive_, s = std::move(*settings)] {
+                    if (*alive) on_learned_(s);
+                });
             std::vector<std::function<void(drivers::Driver&)>> commands;
             {
                 std::lock_guard lock(mutex_);

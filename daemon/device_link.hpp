@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "daemon/board_link.hpp"
+#include "daemon/board_settings.hpp"
 #include "daemon/board_session.hpp"
 #include "daemon/config.hpp"
 #include "drivers/core/driver.hpp"
@@ -48,6 +49,8 @@ class DeviceLink final : public BoardLink {
     using Opener = std::function<Expected<std::unique_ptr<drivers::DeviceSession>>(
         drivers::DeviceSession::EventSink)>;
     void set_opener(Opener opener) { opener_ = std::move(opener); }
+    /// Called (on the loop's thread) with what the driver learnt (board_settings.hpp).
+    void on_learned(std::function<void(const BoardSettings&)> f) { on_learned_ = std::move(f); }
 
   private:
     void device_thread();
@@ -94,6 +97,7 @@ class DeviceLink final : public BoardLink {
     int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     Opener opener_;
+    std::function<void(const BoardSettings&)> on_learned_;
 };
 
 } // namespace eboard::daemon

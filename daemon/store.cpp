@@ -47,6 +47,11 @@ CREATE TABLE IF NOT EXISTS events(
   class TEXT NOT NULL,
   json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_game ON events(game, seq);
+CREATE TABLE IF NOT EXISTS board_settings(
+  board TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(board, key));
 )sql";
 
 // Version 2 added moves.stands (an illegal move that stood, [23] A.5.2).
@@ -338,6 +343,22 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
         return e;
     }
     return commit();
+}
+
+Expected<bool> Store::set_board_setting(const std::string& board, const std::string& key,
+                                        const std::string& value) {
+    Stmt ins(db_, "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);");
+    ins.bind(1, board).bind(2, key).bind(3, value);
+    if (ins.step() != SQLITE_DONE) return ins.error("board setting");
+    return true;
+}
+
+std::map<std::string, std::string> Store::board_settings(const std::string& board) {
+    std::map<std::string, std::string> out;
+    Stmt q(db_, "SELECT key, value FROM board_settings WHERE board = ?;");
+    q.bind(1, board);
+    while (q.step() == SQLITE_ROW) out[q.text(0)] = q.text(1);
+    return out;
 }
 
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,6 +70,12 @@ class Store {
     /// events row of class "STANDS" and the moves row (later plies removed).
     [[nodiscard]] Expected<bool> record_stands(const std::string& board, const std::string& game,
                                                const RecordedMove& move, std::int64_t time_ms);
+
+    /// What a board's driver learnt (daemon/board_settings.hpp), per board name: set one key.
+    [[nodiscard]] Expected<bool> set_board_setting(const std::string& board, const std::string& key,
+                                                   const std::string& value);
+    /// Every key of a board's settings (empty when none).
+    [[nodiscard]] std::map<std::string, std::string> board_settings(const std::string& board);
 
     /// Records an arbiter's command or another internal note (class e.g. "COMMAND") in the
     /// events table only.

@@ -79,6 +79,11 @@ class DeviceSession final : private DriverHost {
     [[nodiscard]] bool reconnecting() const { return reopen_ && !connected(); }
     /// Session-clock time of the next reopen attempt (meaningful while reconnecting()).
     [[nodiscard]] Millis next_attempt_ms() const { return next_attempt_; }
+    /// While reconnecting: make the next reopen attempt at the next poll() instead of on the
+    /// back-off schedule (the device is known to be back, e.g. a libusb hotplug arrival).
+    void reconnect_now() {
+        if (reconnecting()) next_attempt_ = clock_();
+    }
     /// Failed reopen attempts since the link last went down.
     [[nodiscard]] int failed_attempts() const { return failed_attempts_; }
     [[nodiscard]] Driver& driver() { return *driver_; }

@@ -8,6 +8,9 @@
 #include "tests/daemon/harness.hpp"
 
 #include <fstream>
+#include <map>
+
+#include "daemon/store.hpp"
 
 using namespace eboard;
 using namespace eboard::test;
@@ -72,4 +75,59 @@ TEST_CASE("emu- boards: an unknown emulator or an unreadable game is refused at 
         CHECK(d.wait_exit() == 1);
         CHECK(slurp(dir.path / "stderr").find(says) != std::string::npos);
     }
+}
+
+TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millennium orientation come from the store") {
+    TempDir dir("eboardd-emu-restart");
+    const fs::path pgn_dir = dir.path / "pgn";
+    const std::string state = (dir.path / "state").string();
+    const std::string pgn = kGames + "molinari-bordais-1979.pgn";
+    {
+        std::ofstream conf(dir.path / "eboardd.conf");
+        conf << "pgn-dir = " << pgn_dir.string() << "\n[board.cert]\nuri = emu-certabo:" << pgn
+             << "\n[board.mill]\nuri = emu-millennium:" << pgn << "\n";
+    }
+    const std::vector<std::string> args{"--config", (dir.path / "eboardd.conf").string(), "--state-dir", state,
+                                        "--events", "-", "--speed", "4"};
+    std::map<std::string, std::string> game_of;
+    {
+        NotifySocket notify((dir.path / "notify").string());
+        Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr").string());
+        REQUIRE(notify.wait_for("READY=1"));
+        EventLog log(d);
+        for (const std::string b : {"cert", "mill"}) {
+            game_of[b] = log.wait_for("GAME", b).value("game", "");
+            REQUIRE(log.wait_for("MOVE", b, [](const ojson& e) { return e.value("ply", 0) == 4; }).is_object());
+        }
+        d.signal(SIGTERM);
+        CHECK(d.wait_exit() == 0);
+    }
+    {
+        auto store = daemon::Store::open(state);
+        REQUIRE(store.has_value());
+        CHECK((*store)->board_settings("cert").count("calibration") == 1);
+        CHECK((*store)->board_settings("mill").at("orientation") == "h1-first");
+    }
+    // Restarted: the boards stand mid-game (the emulators set up from the store); the Certabo
+    // reads its pieces with the stored calibration, and both games go on to the checkmate.
+    NotifySocket notify((dir.path / "notify2").string());
+    Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr2").string());
+    REQUIRE(notify.wait_for("READY=1"));
+    EventLog log(d);
+    const GameRecord source = source_game("molinari-bordais-1979.pgn");
+    for (const std::string b : {"cert", "mill"}) {
+        INFO(b);
+        const ojson result = log.wait_for("RESULT", b, {}, 60000);
+        if (result.is_null()) UNSCOPED_INFO(slurp(dir.path / "stderr2"));
+        REQUIRE_FALSE(result.is_null());
+        CHECK(result["game"] == game_of[b]);
+        CHECK(result["termination"] == "checkmate");
+        CHECK(log.of("GAME", b).size() <= 1); // only the end: no new game
+        CHECK(log.of("ALERT", b).empty());
+        auto recorded = read_pgn_game(slurp(pgn_dir / (game_of[b] + ".pgn")));
+        REQUIRE(recorded.has_value());
+        CHECK(sans_of(*recorded) == sans_of(source));
+    }
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
 }

@@ -41,7 +41,11 @@ const char* const kUsage =
     "  clock BOARD WHITE BLACK    set the clock, times as h:mm:ss, m:ss or milliseconds; +T or -T\n"
     "                             adjusts the time the clock shows (e.g. clock t1 +2:00 0)\n"
     "  info BOARD REQUEST         tell (and speak) a visually impaired player (App. D.2.10.4):\n"
-    "                             clocks, moves, last [N], position, square SQ, rank N, file F\n\n"
+    "                             clocks, moves, last [N], position, square SQ, rank N, file F\n"
+    "  attach URI [--name NAME]   open a board now (URI as eboardd --board takes it)\n"
+    "  attach --device NODE       open the board udev knows at NODE (eboardd-device@.service)\n"
+    "  detach BOARD               close a board (its game stays, unfinished, until it is back)\n"
+    "  detach --device NODE       close the board attached by NODE\n\n"
     "Options:\n"
     "  --socket PATH   the daemon's socket (default $EBOARD_SOCKET, else /run/eboardd/eboardd.sock)\n"
     "  --json          print the daemon's replies and events as JSON lines\n"
@@ -215,6 +219,11 @@ int print_reply(const ojson& reply, bool json) {
                       << "\n";
     } else if (cls == "INFO") {
         std::cout << text_of(reply, "text") << "\n";
+    } else if (reply.contains("attached") || reply.contains("detached")) {
+        const bool done = reply.value("attached", false) || reply.value("detached", false);
+        const std::string verb = reply.contains("attached") ? "attached" : "detached";
+        std::cout << (reply.contains("board") ? text_of(reply, "board") + " " : std::string())
+                  << (done ? verb : "already " + std::string(verb == "attached" ? "open" : "closed")) << "\n";
     } else {
         std::cout << "ok" << (reply.contains("game") ? " (game " + text_of(reply, "game") + ")" : "") << "\n";
     }
@@ -239,6 +248,11 @@ int main(int argc, char** argv) {
             socket_path = argv[++i];
         } else if (a.rfind("--socket=", 0) == 0) socket_path = a.substr(9);
         else if (a == "--unconfirmed") args.push_back(a);
+        else if (a == "--name" || a == "--device") {
+            if (i + 1 >= argc) return usage_error(a + " needs a value");
+            args.push_back(a);
+            args.push_back(argv[++i]);
+        }
         else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) // "-0:30" is a time
             return usage_error("unknown option " + a);
         else args.push_back(a);
@@ -304,6 +318,29 @@ int main(int argc, char** argv) {
         std::string what;
         for (std::size_t i = 2; i < args.size(); ++i) what += (i > 2 ? " " : "") + args[i];
         request = {{"class", "INFO"}, {"board", args[1]}, {"request", what}};
+    } else if (cmd == "attach" || cmd == "detach") {
+        // attach URI [--name NAME] | attach --device NODE [--name NAME]; detach BOARD | detach --device NODE
+        std::string target, name, device;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            if (args[i] == "--name" && i + 1 < args.size() && cmd == "attach") name = args[++i];
+            else if (args[i] == "--device" && i + 1 < args.size()) device = args[++i];
+            else if (target.empty() && args[i].rfind("--", 0) != 0) target = args[i];
+            else return usage_error(cmd == "attach" ? "attach URI [--name NAME] | attach --device NODE"
+                                                    : "detach BOARD | detach --device NODE");
+        }
+        if (target.empty() == device.empty())
+            return usage_error(cmd == "attach" ? "attach URI [--name NAME] | attach --device NODE"
+                                               : "detach BOARD | detach --device NODE");
+        if (cmd == "attach") {
+            request = {{"class", "ATTACH"}};
+            if (!target.empty()) request["uri"] = target;
+            else request["device"] = device;
+            if (!name.empty()) request["name"] = name;
+        } else {
+            request = {{"class", "DETACH"}};
+            if (!target.empty()) request["board"] = target;
+            else request["device"] = device;
+        }
     } else {
         return usage_error("unknown command '" + cmd + "'");
     }

@@ -401,8 +401,10 @@ int FakeUsbBus::plug(const FakeUsbDescription& description, std::shared_ptr<UsbR
     g_signal_connect_data(dev->handler, "client-vanished", reinterpret_cast<GCallback>(&on_client_vanished),
                           dev.get(), nullptr, static_cast<GConnectFlags>(0));
     GError* err = nullptr;
-    if (!umockdev_testbed_add_from_string(impl_->testbed, text.c_str(), &err) ||
-        !umockdev_testbed_attach_ioctl(impl_->testbed, dev->devnode.c_str(), dev->handler, &err)) {
+    // The ioctl socket first: adding the device sends the "add" uevent, and a client in another
+    // process that opens the node at once must find the socket there.
+    if (!umockdev_testbed_attach_ioctl(impl_->testbed, dev->devnode.c_str(), dev->handler, &err) ||
+        !umockdev_testbed_add_from_string(impl_->testbed, text.c_str(), &err)) {
         const std::string why = err ? err->message : "unknown error";
         if (err) g_error_free(err);
         g_object_unref(dev->handler);
