@@ -28,7 +28,7 @@ drivers::DriverOptions options_from_settings(const std::string& uri, const std::
     drivers::DriverOptions o;
     std::string driver = uri.substr(0, uri.find(':'));
     if (driver.rfind("emu-", 0) == 0) driver.erase(0, 4);
-    driver = driver.substr(0, driver.find('.'));
+    if (const auto dot = driver.find('.'); dot != std::string::npos) driver.resize(dot);
     if (driver == "millennium") {
         if (auto it = settings.find("orientation"); it != settings.end()) o.params["orientation"] = it->second;
     } else if (driver == "certabo") {

@@ -44,7 +44,7 @@ std::vector<std::string> square_names(Bitboard b) {
 bool driver_has_clock(const std::string& uri) {
     std::string name = uri.substr(0, uri.find(':'));
     if (name.rfind("emu-", 0) == 0) name.erase(0, 4);
-    name = name.substr(0, name.find('.'));
+    if (const auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);
     const drivers::DriverInfo* info = drivers::find_driver(name);
     if (!info) return true;
     const auto driver = info->create({});

@@ -18,8 +18,8 @@ constexpr Millis kAfterArrivalMs = 200;
 
 } // namespace
 
-DeviceWaiter::DeviceWaiter(std::string_view uri) {
-    note_ = "retrying after 0.5 s, then less often (up to every 5 s)";
+DeviceWaiter::DeviceWaiter(std::string_view uri)
+    : note_("retrying after 0.5 s, then less often (up to every 5 s)") {
     auto parsed = parse_device_uri(uri);
     if (!parsed || parsed->transport.kind != TransportKind::Usb) return;
     auto monitor = open_usb_monitor(parsed->driver);
