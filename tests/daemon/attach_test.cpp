@@ -11,19 +11,6 @@ using namespace eboard;
 using namespace eboard::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    REQUIRE(s.line().has_value()); // VERSION
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
-
-} // namespace
-
 TEST_CASE("ATTACH opens a board at run time, DETACH closes it, the game goes on when it is back") {
     TempDir dir("eboardd-attach");
     EmulatedBoard t("late", dir.path / "late", source_game("kasparov-deep-blue-1997.pgn", 1), 5, 150);

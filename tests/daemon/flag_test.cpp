@@ -19,14 +19,6 @@ namespace {
 // White: K e1, N b1; Black: K e8, P e7. White to move.
 constexpr const char* kFen = "4k3/4p3/8/8/8/8/8/1N2K3 w - - 0 60";
 
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    REQUIRE(s.line().has_value()); // VERSION
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
 
 } // namespace
 

@@ -333,6 +333,17 @@ inline std::vector<std::string> sans_of(const GameRecord& g) {
 }
 
 /// The eboardd binary.
+/// One request on the client API socket at `socket` (after its VERSION line) and the reply
+/// object (docs/client-api.md).
+inline ojson request(const std::string& socket, const ojson& req) {
+    LineSocket s(socket);
+    REQUIRE(s.line().has_value()); // VERSION
+    REQUIRE(s.send(req.dump() + "\n"));
+    auto reply = s.line();
+    REQUIRE(reply.has_value());
+    return ojson::parse(*reply);
+}
+
 inline std::string eboardd_bin() { return std::string(EBOARD_BIN_DIR) + "/eboardd"; }
 inline std::string eboardctl_bin() { return std::string(EBOARD_BIN_DIR) + "/eboardctl"; }
 

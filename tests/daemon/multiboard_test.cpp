@@ -15,17 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The arbiter's request on the socket, and the reply.
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    auto version = s.line();
-    REQUIRE(version.has_value());
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
-
 // Reads the recorded PGN of the board's game.
 GameRecord recorded(const fs::path& pgn_dir, const std::string& game) {
     const std::string text = slurp(pgn_dir / (game + ".pgn"));

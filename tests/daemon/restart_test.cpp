@@ -15,19 +15,6 @@ using namespace eboard;
 using namespace eboard::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    REQUIRE(s.line().has_value()); // VERSION
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
-
-} // namespace
-
 TEST_CASE("kill -9 with two games in progress, restart: no completed move lost, the games go on") {
     TempDir dir("eboardd-kill");
     const double speed = 150;

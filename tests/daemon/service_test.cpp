@@ -14,14 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    REQUIRE(s.line().has_value()); // VERSION
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
 
 void write_config(const fs::path& file, const std::string& uri, const std::string& white, const std::string& rules) {
     std::ofstream conf(file);

@@ -22,14 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ojson request(const std::string& socket, const ojson& req) {
-    LineSocket s(socket);
-    REQUIRE(s.line().has_value()); // VERSION
-    REQUIRE(s.send(req.dump() + "\n"));
-    auto reply = s.line();
-    REQUIRE(reply.has_value());
-    return ojson::parse(*reply);
-}
 
 /// The clock of `board` in a BOARDS reply: {white_ms, black_ms}, null when none.
 ojson clock_of(const std::string& socket, const std::string& board) {
