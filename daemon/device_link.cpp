@@ -278,6 +278,24 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
     if (fell(t.right_flag, previous && previous->right_flag))
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
+    if (first) lever_first_seen(t);
+}
+
+void DeviceLink::lever_first_seen(const drivers::ClockTimes& t) {
+    // The driver reports lever changes from its first time report on; a press made before it
+    // (while the daemon was down, or the board away) is only in the lever's position.
+    const ClockSide down = t.lever_high == ClockSide::Left    ? ClockSide::Right
+                           : t.lever_high == ClockSide::Right ? ClockSide::Left
+                                                              : ClockSide::None;
+    const auto& game = session_.game();
+    if (down == ClockSide::None || !white_side_ || !game || !recon_.in_game()) return;
+    const Color by = color_of_side(down);
+    // His side may be down since an illegal move of his at this turn (7.5.1): the move he
+    // makes after it is completed by the next move, not by that press.
+    const int turn = game->position().side_to_move() == by ? game->plies() + 1 : game->plies();
+    if (turn > 0 && session_.last_illegal_ply(by) >= turn) return;
+    const std::vector<ReconEvent> out = recon_.lever_seen(by, t.at_ms);
+    for (const auto& r : out) handle(r);
 }
 
 void DeviceLink::feed(const SensorEvent& e) {

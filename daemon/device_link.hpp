@@ -57,6 +57,9 @@ class DeviceLink final : public BoardLink {
     void on_driver_event(const drivers::DriverEvent& e);
     void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
+    /// The clock's first time report since the daemon started or the board came back: a press
+    /// made meanwhile completes the move it was for (Reconstructor::lever_seen).
+    void lever_first_seen(const drivers::ClockTimes& t);
     void handle(const ReconEvent& e);
     void handle_move(const eboard::MoveEvent& m, std::int64_t now);
     void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
