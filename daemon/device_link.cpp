@@ -203,6 +203,9 @@ ClockSide DeviceLink::side_of(Color c) const {
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
+        // A new driver session (or none): its board and lever are still to be read.
+        board_read_ = false;
+        unchecked_lever_.reset();
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -221,6 +224,12 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             snap.board[static_cast<std::size_t>(s)] = SquareReading{r.occupied, r.piece};
         }
         feed(snap);
+        board_read_ = true;
+        if (unchecked_lever_) {
+            const drivers::ClockTimes t = *unchecked_lever_;
+            unchecked_lever_.reset();
+            lever_first_seen(t);
+        }
     } else if (const auto* lever = std::get_if<drivers::ClockLever>(&event)) {
         // The player presses his own side down, so the other side goes up (dgt.md 13).
         const ClockSide pressed = lever->high == ClockSide::Left    ? ClockSide::Right
@@ -278,7 +287,10 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
     if (fell(t.right_flag, previous && previous->right_flag))
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
-    if (first) lever_first_seen(t);
+    // The lever is checked against the board's full reading: a time report that comes
+    // before it (the board still in the update mode of the daemon's previous run) waits.
+    if (first && board_read_) lever_first_seen(t);
+    else if (first) unchecked_lever_ = t;
 }
 
 void DeviceLink::lever_first_seen(const drivers::ClockTimes& t) {
