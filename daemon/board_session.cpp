@@ -111,7 +111,8 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
         const ojson j = ojson::parse(line, nullptr, false);
         if (!j.is_object()) continue;
         if (j.value("class", "") == "MOVE") last_move = j.value("status", "") == "completed" ? j : ojson();
-        if (j.value("class", "") == "PENALTY") {
+        // A PENALTY note; those written before it carried its class have only "decision".
+        if (j.value("class", "") == "PENALTY" || (!j.contains("class") && j.contains("decision"))) {
             pending_.reset();
             continue;
         }
@@ -267,7 +268,8 @@ void BoardSession::alert(AlertEvent a, std::int64_t now_ms) {
 
 void BoardSession::penalty_decided(const std::string& decision, std::int64_t now_ms) {
     if (!pending_) return;
-    const ojson note{{"decision", decision}, {"player", color_name(pending_->player)},
+    // "class" too: resume() reads the game's events back by it (a decided penalty stays decided).
+    const ojson note{{"class", "PENALTY"}, {"decision", decision}, {"player", color_name(pending_->player)},
                      {"penalty", pending_->penalty}};
     recorder_.submit([board = board_.name, game = game_id(), text = note.dump(), now_ms](Store& store) {
         return store.record_note(board, game, "PENALTY", text, now_ms);
