@@ -52,7 +52,9 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
         REQUIRE_FALSE(result.is_null());
         CHECK(result["result"] == "0-1");
         CHECK(result["termination"] == "checkmate");
-        CHECK(log.of("ALERT", k).empty());
+        const auto alerts = log.of("ALERT", k);
+        for (const auto& a : alerts) UNSCOPED_INFO(a.dump());
+        CHECK(alerts.empty());
         game_of[k] = result["game"].get<std::string>();
         // Only the DGT board has a clock: the others complete a move by the next one.
         CHECK(log.of("MOVE", k).back()["status"] == "completed");

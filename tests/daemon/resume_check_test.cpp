@@ -128,7 +128,9 @@ TEST_CASE("daemon: board unplugged after a move made before the clock press: bac
     REQUIRE(rig.board.play(*rig.log, 10));
     rig.board.make_next_move(); // ply 11 made, not completed
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
-    auto [left, right] = clock_of(rig.board);
+    // plain variables: clang 14 cannot capture a structured binding in a lambda
+    const auto [clock_left, clock_right] = clock_of(rig.board);
+    const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] { rig.board.plug(rig.board.player().position(), left, right); });
     rig.board.emulator().press_lever(ResumeRig::side_of_ply(11));
     REQUIRE(rig.log->wait_completed("t1", 11));
@@ -149,7 +151,9 @@ TEST_CASE("daemon: board unplugged in the middle of a move: back with the piece 
     REQUIRE_FALSE(rig.log->wait_for("TOUCH", "t1", [&](const ojson& e) {
         return e["action"] == "lift" && e["square"] == m.from().name();
     }).is_null());
-    auto [left, right] = clock_of(rig.board);
+    // plain variables: clang 14 cannot capture a structured binding in a lambda
+    const auto [clock_left, clock_right] = clock_of(rig.board);
+    const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] {
         rig.board.plug(before, left, right);
         rig.board.emulator().lift(m.from()); // still in the hand
@@ -171,7 +175,9 @@ TEST_CASE("daemon: board unplugged in the middle of a move: back with the move m
     rig.board.emulator().lift(rig.board.next_move().from());
     REQUIRE_FALSE(rig.log->wait_for("TOUCH", "t1", [](const ojson& e) { return e["action"] == "lift"; },
                                     30000).is_null());
-    auto [left, right] = clock_of(rig.board);
+    // plain variables: clang 14 cannot capture a structured binding in a lambda
+    const auto [clock_left, clock_right] = clock_of(rig.board);
+    const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] { rig.board.plug_after_next_move(left, right); });
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [&](const ojson& e) { return e["ply"] == ply + 1; }).is_null());
     rig.board.emulator().press_lever(ResumeRig::side_of_ply(ply + 1));
@@ -185,7 +191,9 @@ TEST_CASE("daemon: a capture made while the board was unplugged is made when it 
     rig.start();
     const int ply = next_ply_with(rig.board.game(), rig.board, 6, true);
     REQUIRE(rig.board.play(*rig.log, ply));
-    auto [left, right] = clock_of(rig.board);
+    // plain variables: clang 14 cannot capture a structured binding in a lambda
+    const auto [clock_left, clock_right] = clock_of(rig.board);
+    const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] { rig.board.plug_after_next_move(left, right); });
     const ojson made = rig.log->wait_for("MOVE", "t1", [&](const ojson& e) { return e["ply"] == ply + 1; });
     REQUIRE_FALSE(made.is_null());
