@@ -29,9 +29,10 @@ void PgnWriter::write(const std::string& game, std::string text, std::uint64_t g
     wake_.notify_one();
 }
 
-void PgnWriter::drain() {
+std::set<std::string> PgnWriter::drain() {
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return pending_.empty() && !busy_; });
+    return failed_;
 }
 
 void PgnWriter::run() {
@@ -44,23 +45,32 @@ void PgnWriter::run() {
         busy_ = true;
         lock.unlock();
         std::vector<std::pair<std::string, std::uint64_t>> written;
+        std::vector<std::string> failed;
         std::error_code ec;
         std::filesystem::create_directories(dir_, ec);
         for (auto& [game, p] : round) {
             const auto path = std::filesystem::path(dir_) / (game + ".pgn");
-            if (auto ok = write_file_atomically(path, p.text, false); !ok)
+            if (auto ok = write_file_atomically(path, p.text, false); !ok) {
                 log_error("pgn: " + ok.error().message);
-            else
+                failed.push_back(game);
+            } else {
                 written.emplace_back(game, p.generation);
+            }
         }
         if (!written.empty()) {
             if (auto synced = sync_directory(dir_); !synced) {
                 log_error("pgn: " + synced.error().message);
-                written.clear(); // the renames may not be durable: written again at the next start
+                // The renames may not be durable: written again at the next start.
+                for (const auto& w : written) failed.push_back(w.first);
+                written.clear();
             }
         }
+        std::vector<std::string> ok_games;
+        for (const auto& w : written) ok_games.push_back(w.first);
         if (!written.empty() && on_written_) on_written_(std::move(written));
         lock.lock();
+        for (const auto& g : ok_games) failed_.erase(g);
+        failed_.insert(failed.begin(), failed.end());
         busy_ = false;
         if (pending_.empty()) idle_.notify_all();
     }

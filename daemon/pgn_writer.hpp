@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -40,8 +41,9 @@ class PgnWriter {
 
     /// Queues the PGN `text` of `game`, tagged with `generation` (reported back once written).
     void write(const std::string& game, std::string text, std::uint64_t generation);
-    /// Waits until every text queued so far is written (or failed and logged).
-    void drain();
+    /// Waits until every text queued so far is written (or failed and logged). Returns the
+    /// games whose newest text could not be written (their store notes must stay).
+    std::set<std::string> drain();
 
   private:
     struct Pending {
@@ -55,6 +57,7 @@ class PgnWriter {
     std::mutex mutex_;
     std::condition_variable wake_, idle_;
     std::map<std::string, Pending> pending_;
+    std::set<std::string> failed_; ///< games whose last write failed
     bool busy_ = false; ///< a round is being written
     bool stop_ = false;
     std::thread thread_;

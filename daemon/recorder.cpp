@@ -91,10 +91,12 @@ bool Recorder::write_pgn(const std::string& game) {
 
 void Recorder::sync_pgn_files() {
     if (!pgn_writer_) return;
-    pgn_writer_->drain();
-    // Its reports are posted to the loop, which waits here: take them from the store's view.
+    const std::set<std::string> failed = pgn_writer_->drain();
+    // Its reports are posted to the loop, which waits here: take them from the writer's answer
+    // (a game whose file could not be written keeps its note, and its file is written again
+    // at the next start).
     for (auto it = pgn_in_flight_.begin(); it != pgn_in_flight_.end();) {
-        pgn_done_.push_back(it->first);
+        if (!failed.count(it->first)) pgn_done_.push_back(it->first);
         it = pgn_in_flight_.erase(it);
     }
 }

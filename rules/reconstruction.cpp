@@ -25,7 +25,7 @@ Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
         rotated = *cfg.rotated;
         orientation_known = true;
     }
-    hist.reserve(160);
+    hist.reserve(16); // grows with the game (memory budget per board, issue 5)
     succ.reserve(64);
     succ_prev.reserve(64);
     touches.reserve(16);
