@@ -6,8 +6,6 @@ namespace eboard::daemon {
 
 namespace {
 
-constexpr std::chrono::microseconds kShortestPause{1000};
-
 HandlingOptions hands_options(std::uint64_t seed, bool identity, bool clock) {
     HandlingOptions o;
     o.identity = identity; // a DGT board reports piece identity
@@ -45,10 +43,7 @@ bool SimulatedPlayer::play(Move m, const Wait& wait, bool press) {
         if (last >= 0 && t > last) {
             const auto pause = std::chrono::microseconds(
                 static_cast<std::int64_t>(static_cast<double>(t - last) * 1000.0 / speed_));
-            // Gaps under a millisecond (a sensor bounce of 2-15 ms at --speed 20) are not
-            // slept: a loaded machine wakes a sleeper tens of ms late, which would turn the
-            // bounce into a lift that a scanning board sees for a whole scan (a real touch).
-            if (pause >= kShortestPause && !wait(pause)) return false;
+            if (!wait(pause)) return false;
         }
         last = t;
         if (const auto* c = std::get_if<SquareChange>(&e)) {

@@ -44,13 +44,16 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
     } else if (const auto* b = std::get_if<BoardSnapshot>(&e)) {
         // The first reading of a resumed game: its differences from the game's position are
         // what happened on the board meanwhile (identity only where the board tells it).
-        if (!board_seen && assume_game && game && !ended) assume_board(&b->board);
+        const bool first = !board_seen;
+        if (first && assume_game && game && !ended) assume_board(&b->board);
         board_seen = true;
         // A board that reports its whole board on every change (Chessnut) shows a sensor
         // bounce as two reports: its differences pass the bounce filter like square changes,
-        // and are committed together, as one report (flush_deferred).
+        // and are committed together, as one report (flush_deferred). The first reading is
+        // the board as it stands, not a change: committed at once (a start position stands
+        // even if a lift follows within bounce_ms).
         for (int s = 0; s < 64; ++s) defer(Square(s), b->board[static_cast<std::size_t>(s)], t);
-        if (cfg.bounce_ms <= 0) flush_deferred(t);
+        if (first || cfg.bounce_ms <= 0) flush_deferred(t);
     } else if (const auto* p = std::get_if<LeverPressed>(&e)) {
         on_press(*p);
     } else if (const auto* ct = std::get_if<ClockTimes>(&e)) {

@@ -168,3 +168,24 @@ TEST_CASE("3.7.4 4.7.1 4.7.3 en passant, a capture and a capturing promotion eac
         CHECK(b.r.irregularities() == 0);
     }
 }
+
+TEST_CASE("new game: the first board report stands at once, a move begun within the bounce time starts from it") {
+    // A DGT board's dump at start-up and the player's first lift 5 ms later: the dump is the
+    // board as it stands (nothing to filter), so the start position is seen and 1.e4 is made.
+    for (bool id : {false, true}) {
+        INFO("identity " << id);
+        Run r;
+        BoardSnapshot start{100, {}};
+        const Position p = Position::startpos();
+        for (int s = 0; s < 64; ++s) {
+            const Piece piece = p.piece_on(Square(s));
+            start.board[static_cast<std::size_t>(s)] =
+                piece == Piece::None ? SquareReading::empty() : id ? SquareReading::of(piece) : SquareReading::unknown();
+        }
+        r.feed({start, SquareChange{105, sq("e2"), SquareReading::empty()},
+                SquareChange{110, sq("e4"), id ? SquareReading::of(Piece::WPawn) : SquareReading::unknown()},
+                Tick{1000}});
+        CHECK(r.games_started == 1);
+        CHECK(r.made == std::vector<std::string>{"e2e4"});
+    }
+}
