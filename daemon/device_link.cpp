@@ -203,6 +203,9 @@ ClockSide DeviceLink::side_of(Color c) const {
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
+        // A new driver session (or none): its board and lever are still to be read.
+        board_read_ = false;
+        unchecked_lever_.reset();
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -221,6 +224,12 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             snap.board[static_cast<std::size_t>(s)] = SquareReading{r.occupied, r.piece};
         }
         feed(snap);
+        board_read_ = true;
+        if (unchecked_lever_) {
+            const drivers::ClockTimes t = *unchecked_lever_;
+            unchecked_lever_.reset();
+            lever_first_seen(t);
+        }
     } else if (const auto* lever = std::get_if<drivers::ClockLever>(&event)) {
         // The player presses his own side down, so the other side goes up (dgt.md 13).
         const ClockSide pressed = lever->high == ClockSide::Left    ? ClockSide::Right
@@ -278,6 +287,27 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
     if (fell(t.right_flag, previous && previous->right_flag))
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
+    // The lever is checked against the board's full reading: a time report that comes
+    // before it (the board still in the update mode of the daemon's previous run) waits.
+    if (first && board_read_) lever_first_seen(t);
+    else if (first) unchecked_lever_ = t;
+}
+
+void DeviceLink::lever_first_seen(const drivers::ClockTimes& t) {
+    // The driver reports lever changes from its first time report on; a press made before it
+    // (while the daemon was down, or the board away) is only in the lever's position.
+    const ClockSide down = t.lever_high == ClockSide::Left    ? ClockSide::Right
+                           : t.lever_high == ClockSide::Right ? ClockSide::Left
+                                                              : ClockSide::None;
+    const auto& game = session_.game();
+    if (down == ClockSide::None || !white_side_ || !game || !recon_.in_game()) return;
+    const Color by = color_of_side(down);
+    // His side may be down since an illegal move of his at this turn (7.5.1): the move he
+    // makes after it is completed by the next move, not by that press.
+    const int turn = game->position().side_to_move() == by ? game->plies() + 1 : game->plies();
+    if (turn > 0 && session_.last_illegal_ply(by) >= turn) return;
+    const std::vector<ReconEvent> out = recon_.lever_seen(by, t.at_ms);
+    for (const auto& r : out) handle(r);
 }
 
 void DeviceLink::feed(const SensorEvent& e) {

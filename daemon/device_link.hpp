@@ -57,6 +57,10 @@ class DeviceLink final : public BoardLink {
     void on_driver_event(const drivers::DriverEvent& e);
     void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
+    /// The clock's first time report since the daemon started or the board came back, once
+    /// the board was read: a press made meanwhile completes the move it was for
+    /// (Reconstructor::lever_seen).
+    void lever_first_seen(const drivers::ClockTimes& t);
     void handle(const ReconEvent& e);
     void handle_move(const eboard::MoveEvent& m, std::int64_t now);
     void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
@@ -90,6 +94,10 @@ class DeviceLink final : public BoardLink {
     bool clock_connected_ = false;
     bool clock_text_shown_ = false;
     bool restarting_ = false;
+    bool board_read_ = false; ///< a full reading (BoardDump) came in this driver session
+    /// The clock's first time report of this driver session, until the board was read
+    /// (lever_first_seen waits for it).
+    std::optional<drivers::ClockTimes> unchecked_lever_;
     bool ticking_ = false;           ///< the tick timer is armed
     std::int64_t last_input_ms_ = 0; ///< steady ms of the board's last input (not a Tick)
     /// The game's ply at which the reconstruction started (a resumed game, a take-back): its

@@ -147,6 +147,9 @@ struct Reconstructor::Impl {
     void assume_board(const BoardReading* reading);
     void reset_evidence();
     void on_press(const LeverPressed& p);
+    /// `by` has a move the lever would complete: made and not completed, or shown on the board
+    /// and waiting to settle (Reconstructor::lever_seen).
+    [[nodiscard]] bool unpressed_move_of(Color by) const;
     void judge_press();
     void check_timers();
     bool choose(PieceType type);

@@ -415,6 +415,27 @@ const std::vector<ReconEvent>& Reconstructor::resume_game(const Position& pos, b
     return I.out;
 }
 
+const std::vector<ReconEvent>& Reconstructor::lever_seen(Color by, TimeMs t_ms) {
+    Impl& I = *impl_;
+    I.out.clear();
+    I.advance(std::max(t_ms, I.now));
+    if (!I.game || I.ended) return I.out;
+    // As at a press, whatever the board reported before it counts now.
+    I.flush_deferred(I.now);
+    if (I.game && !I.ended && I.unpressed_move_of(by)) I.on_press(LeverPressed{I.now, by});
+    I.check_timers();
+    return I.out;
+}
+
+bool Reconstructor::Impl::unpressed_move_of(Color by) const {
+    const int made = static_cast<int>(hist.size()) - 1;
+    for (int k = completed + 1; k <= made; ++k)
+        if (ply_color(k) == by) return true;
+    if (cand_waiting && !cand_replaces) return pos->side_to_move() == by;
+    if (cand_waiting && cand_replaces) return ~pos->side_to_move() == by;
+    return false;
+}
+
 bool Reconstructor::choose_promotion(PieceType type, TimeMs t_ms) {
     impl_->out.clear();
     impl_->advance(std::max(t_ms, impl_->now));

@@ -167,6 +167,16 @@ class Reconstructor {
     /// anything else (position_mismatch after the grace).
     const std::vector<ReconEvent>& resume_game(const Position& pos, bool last_uncompleted, TimeMs t_ms);
 
+    /// The clock's lever as first read after the clock was out of sight (the daemon started,
+    /// the board came back): `by` pressed it last (his side is down, dgt.md 13). A press made
+    /// while nobody listened is only in this position. When `by` has a move made and not
+    /// completed, or the board shows his move waiting to settle, it counts as his press and
+    /// completes the move (Art. 6.2.1); otherwise it says nothing (his side has been down since
+    /// his previous press, or since the clock was set up) and nothing happens. The caller
+    /// leaves out a lever that may be down since an illegal move already judged at this turn
+    /// (7.5.1: the move that follows it is completed by the next move, not by that press).
+    const std::vector<ReconEvent>& lever_seen(Color by, TimeMs t_ms);
+
     /// Promotion choice by command (or by clock button, see promotion_for_button): the piece
     /// for the next promotion of the side to move on an occupancy-only board. Art. 4.4.4: the
     /// choice is final once the new piece has touched the square, so a choice is refused (false)

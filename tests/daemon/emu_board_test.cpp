@@ -7,7 +7,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 #include <map>
 
 #include "daemon/store.hpp"
@@ -27,17 +26,11 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string pgn = kGames + "molinari-bordais-1979.pgn"; // 10 plies, ends in checkmate
     const std::vector<std::string> kinds{"dgt", "certabo", "sentio", "millennium", "chessnut"};
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\n";
-        for (const auto& k : kinds) conf << "[board." << k << "]\nuri = emu-" << k << ":" << pgn << "\n";
-        conf << "[board.idle]\nuri = emu-millennium\n"; // nobody plays: it stands in the start position
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--events", "-", "--speed", "20"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    std::string conf = "pgn-dir = " + pgn_dir.string() + "\nwhite-side = left\n";
+    for (const auto& k : kinds) conf += "[board." + k + "]\nuri = emu-" + k + ":" + pgn + "\n";
+    conf += "[board.idle]\nuri = emu-millennium\n"; // nobody plays: it stands in the start position
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, conf, {"--speed", "20"}));
+    Process& d = eboardd.process;
     EventLog log(d);
     const GameRecord source = source_game("molinari-bordais-1979.pgn");
     for (const auto& k : kinds) {
@@ -84,18 +77,14 @@ TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millenni
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string state = (dir.path / "state").string();
     const std::string pgn = kGames + "molinari-bordais-1979.pgn";
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\n[board.cert]\nuri = emu-certabo:" << pgn
-             << "\n[board.mill]\nuri = emu-millennium:" << pgn << "\n";
-    }
-    const std::vector<std::string> args{"--config", (dir.path / "eboardd.conf").string(), "--state-dir", state,
-                                        "--events", "-", "--speed", "4"};
+    const auto args = config_args(dir.path,
+                                  "pgn-dir = " + pgn_dir.string() + "\n[board.cert]\nuri = emu-certabo:" + pgn +
+                                      "\n[board.mill]\nuri = emu-millennium:" + pgn + "\n",
+                                  {"--speed", "4"});
     std::map<std::string, std::string> game_of;
     {
-        NotifySocket notify((dir.path / "notify").string());
-        Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr").string());
-        REQUIRE(notify.wait_for("READY=1"));
+        ReadyDaemon eboardd(dir.path, args);
+        Process& d = eboardd.process;
         EventLog log(d);
         for (const std::string b : {"cert", "mill"}) {
             game_of[b] = log.wait_for("GAME", b).value("game", "");
@@ -112,9 +101,8 @@ TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millenni
     }
     // Restarted: the boards stand mid-game (the emulators set up from the store); the Certabo
     // reads its pieces with the stored calibration, and both games go on to the checkmate.
-    NotifySocket notify((dir.path / "notify2").string());
-    Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr2").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, args, "2");
+    Process& d = eboardd.process;
     EventLog log(d);
     const GameRecord source = source_game("molinari-bordais-1979.pgn");
     for (const std::string b : {"cert", "mill"}) {
