@@ -25,7 +25,7 @@ Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
         rotated = *cfg.rotated;
         orientation_known = true;
     }
-    hist.reserve(160);
+    hist.reserve(16); // grows with the game (memory budget per board, issue 5)
     succ.reserve(64);
     succ_prev.reserve(64);
     touches.reserve(16);
@@ -386,6 +386,23 @@ const std::vector<ReconEvent>& Reconstructor::feed(const SensorEvent& e) {
     impl_->out.clear();
     impl_->feed(e);
     return impl_->out;
+}
+
+std::optional<TimeMs> Reconstructor::next_deadline() const noexcept {
+    const Impl& I = *impl_;
+    std::optional<TimeMs> due;
+    auto take = [&due](TimeMs t) {
+        if (!due || t < *due) due = t;
+    };
+    // advance(t) commits a deferred change once t - bounce_ms reaches it.
+    for (Bitboard b = I.deferred_bb; b; b &= b - 1)
+        take(I.deferred[static_cast<std::size_t>(std::countr_zero(b))].t + I.cfg.bounce_ms);
+    if (!I.game || I.ended) return due; // check_timers() does nothing then
+    if (I.cand_waiting) take(I.cand_due);
+    if (!I.quiet_done) take(I.last_change + I.cfg.settle_ms);
+    if (I.press_pending) take(I.press_t + I.cfg.press_grace_ms);
+    if (I.mismatch_since >= 0 && !I.mismatch_alerted) take(I.mismatch_since + I.cfg.mismatch_grace_ms);
+    return due;
 }
 
 const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, TimeMs t_ms) {

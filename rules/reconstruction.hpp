@@ -209,6 +209,12 @@ class Reconstructor {
     /// Restores the player's count of completed illegal moves after start_game() (a daemon
     /// that resumes a game, or an arbiter's take-back: the 7.5.5 ladder goes on from it).
     void set_illegal_count(Color c, int count) noexcept;
+    /// The earliest time (ms, the events' clock) at which feeding a Tick would change
+    /// something: a square change leaving the bounce filter, a candidate move settling, the
+    /// settled-board checks, the press grace, the position_mismatch grace. nullopt when no
+    /// timer runs: nothing happens before the next input. A caller that feeds a Tick at (or
+    /// after) each such time gets the same events as one that ticks every millisecond.
+    [[nodiscard]] std::optional<TimeMs> next_deadline() const noexcept;
     /// Bytes used by this reconstructor, its game record included (for the memory budget).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 

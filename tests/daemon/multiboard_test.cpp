@@ -128,6 +128,9 @@ TEST_CASE("eboardd with three boards: each game recorded exactly, with its board
     CHECK(log.of("ALERT", "t1").empty());
     CHECK(log.of("ALERT", "t3").empty());
 
+    // A GAMES reply names the PGN files once they show what the store holds (they follow the
+    // announcements, daemon/recorder.hpp).
+    CHECK(request(socket, {{"class", "GAMES"}})["class"] == "GAMES");
     for (auto* b : {&t1, &t2, &t3}) {
         INFO("board " << b->name());
         const GameRecord g = recorded(pgn_dir, game_of[b->name()]);
