@@ -134,7 +134,12 @@ struct Reconstructor::Impl {
     // reconstruction.cpp
     void feed(const SensorEvent& e);
     void advance(TimeMs t);
-    void commit(Square board_sq, const SquareReading& r, TimeMs t);
+    /// A reading of one square into the bounce filter (committed by flush_deferred).
+    void defer(Square board_sq, SquareReading r, TimeMs t);
+    /// One committed change: the board, TOUCH events and the evidence (no judging; see
+    /// flush_deferred, which judges each report once).
+    void apply(Square board_sq, const SquareReading& r, TimeMs t);
+    /// Commits the changes older than `upto`, one report (time stamp) at a time.
     void flush_deferred(TimeMs upto);
     void set_orientation(bool rot);
     void rebuild_board();  ///< occ, known, ident from raw (after the orientation or raw changed)

@@ -7,8 +7,12 @@
 // time comes only from the events, so a recorded stream always gives the same answers.
 //
 // How it decides (details in reconstruction.cpp):
-// - Square changes pass a bounce filter (a square that returns to its state within bounce_ms
-//   never happened; this also swallows fast slides over intermediate squares).
+// - Square changes and the differences of whole-board reports pass a bounce filter (a square
+//   that returns to its state within bounce_ms never happened; this also swallows fast slides
+//   over intermediate squares). The changes of one time stamp are one report: committed
+//   together (put-backs, then lifts, then placements) and judged once; their lifts are
+//   unordered for touch-move (4.3/4.4: an order the board did not see is not held against the
+//   player).
 // - The board is compared with the placements after every legal move of the side to move
 //   (occupancy; identity where the board knows it). A capture needs evidence that the captured
 //   piece left its square (it was lifted, or its identity changed directly on a DGT board):
