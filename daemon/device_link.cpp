@@ -242,6 +242,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             white_side_ = pressed;
             log_info("board " + session_.name() + ": White plays on the " +
                      (pressed == ClockSide::Left ? "left" : "right") + " of the clock");
+            keep_white_side();
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
@@ -395,6 +396,7 @@ void DeviceLink::handle(const ReconEvent& event) {
             return;
         }
         clear_clock_text();
+        keep_white_side();
         // New rules (SIGHUP) apply from this game on: the reconstruction starts it again
         // under them, from the same start position.
         if (session_.shared_profile() != recon_profile_) restart_game();
@@ -412,6 +414,7 @@ void DeviceLink::handle(const ReconEvent& event) {
 void DeviceLink::restart_game() {
     const auto& game = session_.game();
     if (!game) return;
+    keep_white_side();
     // The rules of this game (a resumed game keeps those it started with).
     if (session_.shared_profile() != recon_profile_) {
         recon_ = Reconstructor(recon_config());
@@ -433,6 +436,14 @@ void DeviceLink::restart_game() {
     recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
     recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
     arm_deadline();
+}
+
+void DeviceLink::keep_white_side() {
+    if (config_.white_side != WhiteSide::Auto || !session_.game()) return;
+    const std::string& kept = session_.white_side();
+    if (kept == "left") white_side_ = ClockSide::Left;
+    else if (kept == "right") white_side_ = ClockSide::Right;
+    else if (white_side_) session_.set_white_side(*white_side_ == ClockSide::Left ? "left" : "right");
 }
 
 void DeviceLink::update_quickplay() {

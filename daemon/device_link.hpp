@@ -74,6 +74,10 @@ class DeviceLink final : public BoardLink {
     void on_deadline(std::int64_t now);
     /// The deadline set to the reconstruction's next timer (none when none runs).
     void arm_deadline();
+    /// `--white-side auto`: the side found for the game is kept with it (the store), so that
+    /// a resumed game (a restart, kill -9) reads the lever as before; a game that has none yet
+    /// gets the side found earlier, if any.
+    void keep_white_side();
     /// The game entered its quickplay finish: the profile's quickplay ladder applies.
     void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
