@@ -307,3 +307,26 @@ TEST_CASE("daemon: --white-side auto, killed after a move made, pressed while it
     rig.check_no_irregularity();
     rig.finish();
 }
+
+TEST_CASE("daemon: killed after the game's start, before the first move: restarted, the same game resumes") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.start(); // the board shows the start position: the daemon started a game
+    rig.kill9();
+    rig.start();
+    rig.finish(); // the moves are in the PGN file of the game started before the kill
+    CHECK(rig.log->of("GAME", "t1").empty()); // no other game was started
+}
+
+TEST_CASE("daemon: down before it recorded the game's start, the first move made meanwhile: started, the game "
+          "begins from the start position with that move") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.board.make_next_move(); // ply 1 made while no daemon watched (none yet, or one killed)
+    rig.start();                // the game starts ...
+    REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 1; }).is_null());
+    CHECK(rig.log->wait_for("GAME", "t1")["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    REQUIRE(rig.board.wait_driver_ready());
+    rig.board.emulator().press_lever(rig.side_of_ply(1)); // ... and the press completes the move
+    REQUIRE(rig.log->wait_completed("t1", 1));
+    rig.check_no_irregularity();
+    rig.finish();
+}

@@ -194,7 +194,7 @@ TEST_CASE("store: a version 3 file gets the pgn_pending table, its games kept") 
     CHECK(store->unfinished_games() == std::vector<std::string>{id});
 }
 
-TEST_CASE("store: a version 4 file gets games.white_side, its games kept; the side is kept across a reopen") {
+TEST_CASE("store: a version 4 file gets games.white_side, its games kept, the side kept across a reopen") {
     TempDir dir;
     const std::string id =
         downgraded_store(dir.path, "ALTER TABLE games DROP COLUMN white_side; PRAGMA user_version = 4;");
