@@ -201,6 +201,13 @@ ClockSide DeviceLink::side_of(Color c) const {
 }
 
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
+    // --clock none (interfaces.md): the clock attached to the board is not used. Its lever,
+    // times and flags are not read, so a move is completed by the next move made or by the end
+    // of the game (Art. 6.2.1), MOVE has no clock times, and no command goes to the clock.
+    if (config_.clock == ClockMode::None &&
+        (std::holds_alternative<drivers::ClockLever>(event) || std::holds_alternative<drivers::ClockTimes>(event) ||
+         std::holds_alternative<drivers::ClockInfo>(event)))
+        return;
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
         // A new driver session (or none): its board and lever are still to be read.
