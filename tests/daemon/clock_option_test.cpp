@@ -1,7 +1,9 @@
 // `--clock board|none` and `--white-side` of docs/interfaces.md, through the eboardd process
 // against an emulated DGT board with a DGT3000 clock. With `--clock none` the clock attached to
 // the board is not used: a move is completed when the next move is made or when it ends the
-// game (Art. 6.2.1), never by a press of the lever, and no MOVE carries clock times.
+// game (Art. 6.2.1), never by a press of the lever, and no MOVE carries clock times. With
+// `--white-side auto` the first press of a game tells the sides apart, also when the game
+// starts with Black to move.
 // Waits are on events and on the emulator's state, never sleeps.
 #include <catch2/catch.hpp>
 
@@ -86,4 +88,31 @@ TEST_CASE("6.2.1 eboardd --simulate --clock none: the game is played to its end,
     REQUIRE(recorded.has_value());
     CHECK(sans_of(*recorded) == sans_of(source_game("kasparov-deep-blue-1997.pgn", 5)));
     CHECK(recorded->result == "1-0");
+}
+
+TEST_CASE("white side auto (--white-side): a game that starts with Black to move takes the first press as Black's") {
+    TempDir dir("eboardd-white-side");
+    // The arbiter sets up a position with Black to move (NEW_GAME with a FEN); White plays on
+    // the left of the clock, so Black's first press is on the right.
+    const std::string fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    auto game = read_pgn_game("[Event \"?\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n1... c5 2. Nf3 d6 *\n");
+    REQUIRE(game.has_value());
+    EmulatedBoard t1("t1", dir.path / "t1", std::move(*game), 5, 200);
+    // The arbiter has set the clock up: White's side down, so Black's time is the one to run.
+    t1.emulator().press_lever(drivers::ClockSide::Left);
+    REQUIRE(t1.emulator().clock().times.lever_high == drivers::ClockSide::Right);
+    const std::string socket = (dir.path / "s").string();
+    const auto args = config_args(dir.path, "[board.t1]\nuri = " + t1.uri() + "\n", {"--socket", socket});
+    ReadyDaemon eboardd(dir.path, args);
+    EventLog log(eboardd.process);
+    REQUIRE(t1.wait_driver_ready());
+    REQUIRE(request(socket, {{"class", "NEW_GAME"}, {"board", "t1"}, {"fen", fen}})["class"] == "OK");
+    REQUIRE_FALSE(log.wait_for("GAME", "t1").is_null());
+    // Each move is pressed by its player; each must be completed by that press.
+    CHECK(t1.play(log, 3));
+    const auto moves = log.of("MOVE", "t1");
+    int completed = 0;
+    for (const auto& m : moves) completed += m["status"] == "completed" ? 1 : 0;
+    CHECK(completed == 3);
+    CHECK(log.of("ALERT", "t1").empty()); // no press taken for the other player's (7.5.3)
 }
