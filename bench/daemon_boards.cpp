@@ -11,6 +11,7 @@
 // under /dev/shm, so that the disk's fsync rate does not bound the figure; see the note the
 // benchmark prints).
 #include "bench/daemon_support.hpp"
+#include "bench/target.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -184,5 +185,13 @@ int main(int argc, char** argv) {
     std::printf("  linear estimate for 1,000 boards: %.0f %% of a core, %.0f KiB per board\n",
                 n > 0 ? busy.cpu_percent * 1000.0 / n : 0.0,
                 n > 0 ? static_cast<double>(busy.rss_kib - none.rss_kib) / n : 0.0);
-    return 0;
+    if (n > 0 && busy.completed > 0) {
+        check_target("daemon 1,000 boards CPU (linear estimate)", busy.cpu_percent * 1000.0 / n, Bound::Below, 50,
+                     "% of a core", "issue 5");
+        check_target("daemon memory per board (RSS over no board)",
+                     static_cast<double>(busy.rss_kib - none.rss_kib) / n, Bound::AtMost, 64, "KiB", "issue 5");
+    } else {
+        target_not_measured("daemon 1,000 boards CPU and memory per board", "no completed move", "issue 5");
+    }
+    return target_exit_status();
 }

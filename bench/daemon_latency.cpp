@@ -13,6 +13,7 @@
 //   (what bench_reconstruction measures, here on the same games).
 //   bench_daemon_latency [--games N] [--speed X]
 #include "bench/daemon_support.hpp"
+#include "bench/target.hpp"
 
 #include <sqlite3.h>
 
@@ -189,8 +190,11 @@ int main(int argc, char** argv) {
         report("eboardd: press -> completed MOVE line", daemon);
         report("peer: SQLite commit, synchronous=FULL (durability floor)", sqlite_commits(where, 200));
         if (missed) std::printf("  (%d plies not seen in time)\n", missed);
+        const std::string figure = std::string("daemon press -> completed MOVE p99, state on ") + base;
+        if (daemon.empty() || missed) target_not_measured(figure.c_str(), "plies not seen in time", "issue 5");
+        else check_target(figure.c_str(), percentile(daemon, 99), Bound::AtMost, 5, "ms", "issue 5");
         if (where != dir.path) fs::remove_all(where);
     }
     report("peer: Reconstructor alone, press input -> completed move", in_process(list));
-    return 0;
+    return target_exit_status();
 }
