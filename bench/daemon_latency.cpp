@@ -18,6 +18,8 @@
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -160,12 +162,12 @@ std::vector<double> in_process(const std::vector<GameRecord>& list) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     int n_games = 3;
     double speed = 20;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--games") && i + 1 < argc) n_games = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--games") && i + 1 < argc) n_games = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed = std::strtod(argv[++i], nullptr);
         else {
             std::fprintf(stderr, "usage: bench_daemon_latency [--games N] [--speed X]\n");
             return 2;
@@ -197,4 +199,7 @@ int main(int argc, char** argv) {
     }
     report("peer: Reconstructor alone, press input -> completed move", in_process(list));
     return target_exit_status();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_daemon_latency: %s\n", e.what());
+    return 2;
 }

@@ -7,6 +7,7 @@
 //                               (only counts <= N if given), reports mismatches; exit 1 if any
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -143,7 +144,7 @@ int all_files(std::uint64_t max_nodes) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     bool all = false;
     std::uint64_t max_nodes = 0;
     for (int i = 1; i < argc; ++i) {
@@ -158,4 +159,7 @@ int main(int argc, char** argv) {
         }
     }
     return all ? all_files(max_nodes) : head_to_head();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_perft: %s\n", e.what());
+    return 2;
 }

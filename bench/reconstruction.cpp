@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <cstring>
 
 #include "bench/target.hpp"
@@ -92,7 +93,7 @@ struct Figures {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     bool all = argc > 1 && std::strcmp(argv[1], "--all") == 0;
     const char* files[] = {"anastasian-lewis.pgn",        "carlsen-grischuk-linares.pgn",
                            "cutechess-fischerrandom.pgn", "kasparov-deep-blue-1997.pgn",
@@ -193,4 +194,7 @@ int main(int argc, char** argv) {
     if (ours.wrong != 0) std::printf("NOT EXACT: %llu games (must be 0, issue 3)\n",
                                      static_cast<unsigned long long>(ours.wrong));
     return bench::target_exit_status(ours.wrong == 0 ? 0 : 1);
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_reconstruction: %s\n", e.what());
+    return 2;
 }

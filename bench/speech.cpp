@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -184,7 +185,7 @@ void print(const char* what, const std::vector<double>& v) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     std::size_t limit = 300;
     std::string speechd;
     for (int i = 1; i < argc; ++i) {
@@ -248,4 +249,7 @@ int main(int argc, char** argv) {
                     peer > 0 ? pct(s.issued, 0.99) / peer : 0.0);
     }
     return bench::target_exit_status();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_speech: %s\n", e.what());
+    return 2;
 }

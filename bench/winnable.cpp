@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -149,7 +150,7 @@ ToolRun run_tool(const std::string& tool, const std::string& input, WinnableMode
                             " < " + input + " 2>/dev/null";
     const double c0 = children_cpu_seconds();
     const auto w0 = Clock::now();
-    FILE* p = popen(cmd.c_str(), "r");
+    FILE* p = popen(cmd.c_str(), "r"); // NOLINT(cert-env33-c): the tool, as a shell runs it
     ToolRun r;
     if (p != nullptr) {
         char buf[64];
@@ -243,7 +244,7 @@ int report(const char* name, WinnableMode mode, const std::vector<Entry>& all, i
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     bool quick_only = false;
     std::string path = EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
     for (int i = 1; i < argc; ++i) {
@@ -273,4 +274,7 @@ int main(int argc, char** argv) {
     if (sf > 0) std::printf("stockfish perft %.1fM nodes/s (start position depth 5)\n", sf / 1e6);
     else std::printf("stockfish not installed: no second yardstick\n");
     return eboard::bench::target_exit_status(unsound > 0 ? 1 : 0);
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_winnable: %s\n", e.what());
+    return 2;
 }
