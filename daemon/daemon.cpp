@@ -273,9 +273,36 @@ Expected<bool> Daemon::open() {
         log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
                     "under the FIDE Laws the arbiter acts once it is completed (7.5.1)");
     for (const auto& b : config_.boards) add_board(b);
+    reopen_attached();
     // Unfinished games resume on their boards (after a crash or a restart).
     resume_games();
     return open_emulators();
+}
+
+void Daemon::reopen_attached() {
+    for (const auto& a : store_->attached_boards()) {
+        BoardConfig b;
+        b.name = a.name;
+        b.uri = a.uri;
+        std::string why;
+        for (const auto& board : boards_)
+            if (board->name() == b.name || same_device(board->board_config().uri, b.uri))
+                why = "board " + board->name() + " of the configuration has its name or device";
+        if (why.empty()) {
+            if (auto ok = check_board_uri(b.uri); !ok) why = ok.error().message;
+        }
+        if (why.empty()) {
+            if (auto ok = prepare_emulator(b); !ok) why = ok.error().message;
+        }
+        if (!why.empty()) {
+            log_warning("board " + b.name + " (" + b.uri + "), attached before the restart, is forgotten: " + why);
+            if (auto ok = store_->forget_attached(b.name); !ok) log_warning(ok.error().message);
+            continue;
+        }
+        add_board(b);
+        if (!a.device.empty()) attached_by_[b.name] = a.device;
+        log_notice("board " + b.name + " attached before the restart: reopened " + b.uri);
+    }
 }
 
 void Daemon::wait_signals() {
@@ -320,7 +347,8 @@ void Daemon::reload() {
         return;
     }
     // What can change at run time: PGN tags, rules and time control of the next games.
-    // Boards, the socket and the directories stay as they were started.
+    // Boards, the socket and the directories stay as they were started; boards attached at
+    // run time stay open and remembered (a section of their name gives their next game's tags).
     config_.event = fresh->event;
     config_.site = fresh->site;
     config_.rules = fresh->rules;
@@ -545,6 +573,11 @@ ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
         links_.back()->start();
     }
     if (!a.device.empty()) attached_by_[b.name] = a.device;
+    // Remembered (durably, before the reply) until a DETACH: a restarted eboardd reopens it.
+    recorder_->submit([board = AttachedBoard{b.name, uri, a.device}](Store& store) {
+        return store.remember_attached(board);
+    });
+    recorder_->flush();
     log_notice("board " + b.name + " attached: " + uri);
     schedule_status();
     ojson r = ok_reply(raw);
@@ -574,6 +607,7 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
         links_[i]->stop();
         // The game stays in the store, unfinished: it resumes when the board is attached again.
         board->set_connected(false, wall_clock_ms());
+        recorder_->submit([closed](Store& store) { return store.forget_attached(closed); });
         recorder_->flush();
         for (auto& e : emulated_)
             if (e.board == closed && e.player) e.player->stop(); // the emulator outlives its link

@@ -77,6 +77,10 @@ class Daemon final : public CommandHandler {
     void add_board(const BoardConfig& board);
     /// The driver options giving back what the board's driver learnt before (the store).
     [[nodiscard]] drivers::DriverOptions learned_options(const BoardSession& board);
+    /// The boards attached before a restart (the store's attached_boards), opened like
+    /// configured ones: an absent board is waited for. One whose name or device a configured
+    /// board now has, or whose URI no longer opens, is forgotten (logged).
+    void reopen_attached();
     /// Takes up the unfinished games of the boards (or of `only`) from the store.
     void resume_games(const BoardSession* only = nullptr);
     /// ATTACH / DETACH (client-api.md): a board opened or closed at run time.

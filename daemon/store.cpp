@@ -52,10 +52,16 @@ CREATE TABLE IF NOT EXISTS board_settings(
   key TEXT NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY(board, key));
+CREATE TABLE IF NOT EXISTS attached_boards(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL UNIQUE,
+  uri TEXT NOT NULL,
+  device TEXT NOT NULL DEFAULT '');
 )sql";
 
-// Version 2 added moves.stands (an illegal move that stood, [23] A.5.2).
-constexpr int kSchemaVersion = 2;
+// Version 2 added moves.stands (an illegal move that stood, [23] A.5.2); version 3 the
+// attached_boards table (created by kSchema's IF NOT EXISTS when an older file is opened).
+constexpr int kSchemaVersion = 3;
 
 // A prepared statement, finalized on scope exit.
 class Stmt {
@@ -358,6 +364,28 @@ std::map<std::string, std::string> Store::board_settings(const std::string& boar
     Stmt q(db_, "SELECT key, value FROM board_settings WHERE board = ?;");
     q.bind(1, board);
     while (q.step() == SQLITE_ROW) out[q.text(0)] = q.text(1);
+    return out;
+}
+
+Expected<bool> Store::remember_attached(const AttachedBoard& board) {
+    // A new seq on every ATTACH: the boards reopen in the order they were last attached.
+    Stmt ins(db_, "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);");
+    ins.bind(1, board.name).bind(2, board.uri).bind(3, board.device);
+    if (ins.step() != SQLITE_DONE) return ins.error("attached board");
+    return true;
+}
+
+Expected<bool> Store::forget_attached(const std::string& name) {
+    Stmt del(db_, "DELETE FROM attached_boards WHERE name = ?;");
+    del.bind(1, name);
+    if (del.step() != SQLITE_DONE) return del.error("detached board");
+    return true;
+}
+
+std::vector<AttachedBoard> Store::attached_boards() const {
+    std::vector<AttachedBoard> out;
+    Stmt q(db_, "SELECT name, uri, device FROM attached_boards ORDER BY seq;");
+    while (q.step() == SQLITE_ROW) out.push_back(AttachedBoard{q.text(0), q.text(1), q.text(2)});
     return out;
 }
 

@@ -3,12 +3,14 @@
 // their moves with the clock times, and every event. A completed move is recorded here
 // before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
 //
-// Schema (version 2; PRAGMA user_version; a version 1 file is upgraded when opened):
+// Schema (version 3; PRAGMA user_version; a version 1 or 2 file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
 //         confirmed, ended)
 //   moves(game, ply, san, uci, fen, completed, white_ms, black_ms, stands) -- the current line
 //   comments(game, after_ply, text)                                 -- irregularities
 //   events(seq, time_ms, board, game, class, json)                  -- everything, in order
+//   board_settings(board, key, value)                 -- what a driver learnt (board_settings.hpp)
+//   attached_boards(seq, name, uri, device)           -- boards opened by ATTACH, until DETACH
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,14 @@ struct GameSummary {
     std::string result; ///< "*" while in progress
     int plies = 0;      ///< moves recorded (made or completed)
     bool ended = false;
+};
+
+/// A board opened at run time (ATTACH, docs/client-api.md), reopened when eboardd starts
+/// again until a DETACH forgets it.
+struct AttachedBoard {
+    std::string name;
+    std::string uri;    ///< as --board takes it
+    std::string device; ///< the device node it was attached by (ATTACH `device`), else ""
 };
 
 class Store {
@@ -76,6 +86,13 @@ class Store {
                                                    const std::string& value);
     /// Every key of a board's settings (empty when none).
     [[nodiscard]] std::map<std::string, std::string> board_settings(const std::string& board);
+
+    /// Remembers a board attached at run time (replacing one of the same name).
+    [[nodiscard]] Expected<bool> remember_attached(const AttachedBoard& board);
+    /// Forgets the attached board `name` (none: nothing to do).
+    [[nodiscard]] Expected<bool> forget_attached(const std::string& name);
+    /// The boards attached and not detached, in the order they were attached.
+    [[nodiscard]] std::vector<AttachedBoard> attached_boards() const;
 
     /// Records an arbiter's command or another internal note (class e.g. "COMMAND") in the
     /// events table only.

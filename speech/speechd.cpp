@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <libspeechd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <system_error>
 
 namespace eboard::speech {
@@ -67,6 +69,15 @@ Expected<SPDConnection*> connect(const std::string& address) {
         std::free(err);
         while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
         return Error{"speech-dispatcher: " + why};
+    }
+    // libspeechd (SPD_MODE_SINGLE) blocks on the server's reply without a time limit: a server
+    // that hangs (stopping, or its module stuck) would block the speech thread and with it the
+    // daemon's shutdown. A reply later than 2 s is a broken connection: the request fails and
+    // speak() connects again. (A queued message is acknowledged at once, before synthesis.)
+    const timeval limit{2, 0};
+    if (c->socket >= 0) {
+        ::setsockopt(c->socket, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+        ::setsockopt(c->socket, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
     }
     return c;
 }

@@ -31,7 +31,9 @@ class SerialPortTransport final : public Transport {
 
     bool write(std::span<const std::uint8_t> bytes) override {
         if (!open_) return false;
-        const sp_return n = sp_blocking_write(port_, bytes.data(), bytes.size(), 1000);
+        // libserialport returns a byte count in its enum type: keep it an int (an sp_return holding
+        // 27 is out of the enum's range, undefined behaviour that UBSan reports).
+        const int n = static_cast<int>(sp_blocking_write(port_, bytes.data(), bytes.size(), 1000));
         if (n < 0 || static_cast<std::size_t>(n) != bytes.size()) {
             fail(n < 0 ? sp_error_text("write") : std::string("write timed out"));
             return false;
@@ -59,7 +61,7 @@ class SerialPortTransport final : public Transport {
             fail("device hung up");
             return 0;
         }
-        const sp_return n = sp_nonblocking_read(port_, buf.data(), buf.size());
+        const int n = static_cast<int>(sp_nonblocking_read(port_, buf.data(), buf.size())); // a byte count, see write()
         if (n < 0) {
             fail(sp_error_text("read"));
             return 0;

@@ -51,7 +51,9 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
         REQUIRE_FALSE(result.is_null());
         CHECK(result["result"] == "0-1");
         CHECK(result["termination"] == "checkmate");
-        CHECK(log.of("ALERT", k).empty());
+        const auto alerts = log.of("ALERT", k);
+        for (const auto& a : alerts) UNSCOPED_INFO(a.dump());
+        CHECK(alerts.empty());
         auto recorded = read_pgn_game(slurp(pgn_dir / (result["game"].get<std::string>() + ".pgn")));
         REQUIRE(recorded.has_value());
         CHECK(sans_of(*recorded) == sans_of(source));

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -130,6 +132,51 @@ TEST_CASE("store: a completed move survives kill -9 of the recording process") {
     CHECK(g->moves[1].san == "e5");
     CHECK(g->moves[1].completed);
     CHECK(g->moves[1].clock->black_ms == 150);
+}
+
+TEST_CASE("store: attached boards are remembered in attach order until forgotten, across a reopen") {
+    TempDir dir;
+    {
+        auto store = open_store(dir.path);
+        CHECK(store->attached_boards().empty());
+        REQUIRE(store->remember_attached({"b1", "dgt:/dev/eboard-dgt-1", "/dev/ttyACM0"}).has_value());
+        REQUIRE(store->remember_attached({"b2", "emu-chessnut", ""}).has_value());
+        REQUIRE(store->remember_attached({"b1", "dgt:/dev/eboard-dgt-2", "/dev/ttyACM1"}).has_value());
+        REQUIRE(store->forget_attached("nosuch").has_value());
+    }
+    auto store = open_store(dir.path);
+    const auto boards = store->attached_boards();
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0].name == "b2"); // b1 was attached again after b2
+    CHECK(boards[0].uri == "emu-chessnut");
+    CHECK(boards[0].device.empty());
+    CHECK(boards[1].name == "b1");
+    CHECK(boards[1].uri == "dgt:/dev/eboard-dgt-2");
+    CHECK(boards[1].device == "/dev/ttyACM1");
+    REQUIRE(store->forget_attached("b1").has_value());
+    REQUIRE(store->attached_boards().size() == 1);
+    CHECK(store->attached_boards()[0].name == "b2");
+}
+
+TEST_CASE("store: a version 2 file gets the attached_boards table, its games kept") {
+    TempDir dir;
+    std::string id;
+    {
+        auto store = open_store(dir.path);
+        id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+    }
+    {
+        // The file as eboardd with schema version 2 left it: no attached_boards table.
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open((dir.path / "eboardd.db").c_str(), &db) == SQLITE_OK);
+        CHECK(sqlite3_exec(db, "DROP TABLE attached_boards; PRAGMA user_version = 2;", nullptr, nullptr, nullptr) ==
+              SQLITE_OK);
+        sqlite3_close(db);
+    }
+    auto store = open_store(dir.path);
+    REQUIRE(store->remember_attached({"b1", "emu-dgt", ""}).has_value());
+    CHECK(store->attached_boards().size() == 1);
+    CHECK(store->unfinished_games() == std::vector<std::string>{id});
 }
 
 TEST_CASE("store: an unusable state directory is a clear error") {

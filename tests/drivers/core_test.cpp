@@ -117,7 +117,8 @@ TEST_CASE("trace: a note's text (the framer's hex dumps) is built only while its
     int built = 0;
     const auto dgt = std::vector<std::uint8_t>{0x01, 0x02, 0x86, 0x00};  // garbage, a cut dump
     const auto push = [&] {
-        Framer f(dgt::DgtDriver().frame_rule(), trace_channel("unit-lazy"));
+        const dgt::DgtDriver driver; // the Framer keeps a reference to the driver's rule
+        Framer f(driver.frame_rule(), trace_channel("unit-lazy"));
         f.push(dgt, [](std::span<const std::uint8_t>) {});
         f.reset();
     };

@@ -246,8 +246,12 @@ TEST_CASE("dgt emu: DGT XL gets segment text") {
 
 TEST_CASE("dgt 11 emu: lost ACKs are retried, one command in flight, slow ACKs never collide") {
     emu::DgtEmulatorOptions eo;
-    eo.ack_latency_ms = 40;  // below the test's 100 ms ACK timeout
-    PtyHarness h(eo);
+    eo.ack_latency_ms = 40;
+    // An ACK timeout 25 times the ACK latency: on a loaded machine (CI, 2 cores) a 40 ms ACK
+    // can arrive after 100 ms, which a 100 ms timeout took for a lost ACK (4 attempts, not 3).
+    dgt::DgtOptions dopt = PtyHarness::fast_options();
+    dopt.clock.ack_timeout_ms = 1000;
+    PtyHarness h(eo, dopt);
     REQUIRE(h.ready());
     REQUIRE(h.pump_until([&] { return h.driver->clock_model() == ClockModel::Dgt3000; }));
     h.emu->set_drop_acks(2);

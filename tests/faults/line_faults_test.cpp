@@ -133,10 +133,19 @@ TEST_CASE("a board streaming garbage at full speed, the daemon stays responsive 
     std::printf("faults: garbage: %llu bytes taken, RSS %ld -> %ld KiB, %d BOARDS replies, worst %.1f ms\n",
                 static_cast<unsigned long long>(line.flooded_bytes()), rss_before, rss_flooded, replies, worst_ms);
     CHECK(worst_ms < 5000);
-    // Bounded: the daemon holds about 0.1 MiB more after 32 MiB of garbage (Release); 8 MiB
-    // leaves room for ASan's 4 MiB quarantine, and a framer that kept the garbage it skips
-    // (checked by hand: +12.5 MiB) fails.
-    CHECK(rss_flooded - rss_before < 8 * 1024);
+    // Bounded: the daemon holds about 0.1 MiB more after 32 MiB of garbage (Release), and a
+    // framer that kept the garbage it skips (checked by hand: +12.5 MiB) fails. Under ASan the
+    // RSS is the sanitizer allocator's (quarantine, redzones, size-class caches: +22 MiB measured
+    // with a 4 MiB quarantine), not the daemon's: the bound is the Release pass's.
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+    constexpr bool kSanitized = __has_feature(address_sanitizer);
+#else
+    constexpr bool kSanitized = false;
+#endif
+    if (kSanitized) WARN("RSS bound not checked under ASan: " << rss_flooded - rss_before << " KiB more");
+    else CHECK(rss_flooded - rss_before < 8 * 1024);
 
     // The next valid messages after the garbage are the board's own: ply 7 on goes on.
     REQUIRE(play(t1, d, world, 7, 20));

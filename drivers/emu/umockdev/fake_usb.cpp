@@ -385,11 +385,14 @@ int FakeUsbBus::plug(const FakeUsbDescription& description, std::shared_ptr<UsbR
     const std::string name = std::to_string(description.bus) + "-" + description.port;
     const std::string path = "/devices/pci0000:00/0000:00:14.0/usb" + std::to_string(description.bus) + "/" + name;
     dev->syspath = "/sys" + path;
+    const std::string minor = std::to_string((description.bus - 1) * 128 + description.address - 1);
+    std::string properties;
+    for (const auto& p : description.udev_properties) properties += "E: " + p + "\n";
     const std::string text =
-        "P: " + path + "\nN: " + node + "\nE: SUBSYSTEM=usb\nE: DEVTYPE=usb_device\nE: DRIVER=usb\n" +
+        "P: " + path + "\nN: " + node + "\nE: SUBSYSTEM=usb\nE: DEVTYPE=usb_device\nE: DRIVER=usb\n" + properties +
         "E: DEVNAME=" + dev->devnode + "\nE: BUSNUM=" + std::string(node + 8, 3) +
         "\nE: DEVNUM=" + std::string(node + 12, 3) + "\nE: ID_VENDOR_ID=" + vid + "\nE: ID_MODEL_ID=" + pid +
-        "\nE: MAJOR=189\nE: MINOR=" + std::to_string((description.bus - 1) * 128 + description.address - 1) +
+        "\nE: MAJOR=189\nE: MINOR=" + minor + "\nA: dev=189:" + minor + // sd-device finds a node by it
         "\nA: busnum=" + std::to_string(description.bus) + "\\n\nA: devnum=" + std::to_string(description.address) +
         "\\n\nA: speed=12\nA: bConfigurationValue=1\nA: bNumInterfaces= 1\nA: idVendor=" + vid +
         "\nA: idProduct=" + pid + "\nA: manufacturer=" + description.manufacturer + "\nA: product=" +

@@ -37,6 +37,9 @@ struct FakeUsbDescription {
     std::uint8_t out_endpoint = 0x02;  ///< interrupt OUT; 0 = none (commands go as SET_REPORT)
     std::uint16_t max_packet = 64;
     bool kernel_driver_bound = true;   ///< usbhid owns the interface when it is plugged in
+    /// More udev properties of the device node, "KEY=VALUE": what udev rules would add
+    /// (EBOARD_DRIVER of udev/70-eboard.rules), read through sd-device/libudev.
+    std::vector<std::string> udev_properties;
 };
 
 /// What the fake device saw (for tests).
