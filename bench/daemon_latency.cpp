@@ -3,12 +3,13 @@
 // on a pty) replays real games; each move is made on the board, and once the daemon announced
 // it made, the player presses the clock; the time from the press to the completed MOVE line read
 // from `eboardd --events -` is the latency. It includes the DGT wire (the clock's time report),
-// the driver, the reconstruction, the store's durable commit, the PGN rewrite and the event
-// line. Run twice: the state and PGN directories on the disk (/tmp) and on tmpfs (/dev/shm).
+// the driver, the reconstruction, the store's durable commit and the event line; the PGN file
+// is rewritten after the announcement, on the daemon's PGN writer thread (daemon/recorder.hpp).
+// Run twice: the state and PGN directories on the disk (/tmp) and on tmpfs (/dev/shm).
 // Peers measured in the same run:
 // - the floor of the durability contract: a SQLite commit with synchronous=FULL (WAL) on the
-//   same file system (a completed move is durable before it is announced: one such commit
-//   plus the PGN's fsync and directory sync are in every completed move);
+//   same file system (a completed move is durable before it is announced: one such commit is
+//   in every completed move);
 // - the in-process floor: the Reconstructor alone, from the press input to the completed move
 //   (what bench_reconstruction measures, here on the same games).
 //   bench_daemon_latency [--games N] [--speed X]

@@ -89,6 +89,7 @@ PgnTags BoardSession::tags() const {
 void BoardSession::adopt_game(GameTracker tracker) {
     game_.emplace(std::move(tracker));
     illegal_counts_ = {};
+    illegal_plies_ = {};
     pending_.reset();
 }
 
@@ -105,10 +106,13 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
     time_control_ = record->tags.time_control;
     // The illegal moves so far (the 7.5.5 ladder goes on) and one the arbiter has not
     // decided on yet.
+    ojson last_move;
     for (const auto& line : recorder_.store().game_events(game_id)) {
         const ojson j = ojson::parse(line, nullptr, false);
         if (!j.is_object()) continue;
-        if (j.value("class", "") == "PENALTY") {
+        if (j.value("class", "") == "MOVE") last_move = j.value("status", "") == "completed" ? j : ojson();
+        // A PENALTY note; those written before it carried its class have only "decision".
+        if (j.value("class", "") == "PENALTY" || (!j.contains("class") && j.contains("decision"))) {
             pending_.reset();
             continue;
         }
@@ -117,10 +121,23 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
         if (player != "white" && player != "black") continue;
         const Color c = player == "white" ? Color::White : Color::Black;
         illegal_counts_[index_of(c)] = j.value("count", illegal_counts_[index_of(c)] + 1);
+        illegal_plies_[index_of(c)] = j.value("ply", 0);
         pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], j.value("penalty", "")};
     }
     log_info("board " + board_.name + ": resumed game " + game_id + " after ply " +
              std::to_string(game_->plies()));
+    // The PGN is rewritten after the store's commit: a daemon killed in between left it a
+    // move behind the store. Written again from the store (a no-op without --pgn-dir).
+    (void)recorder_.write_pgn(game_id);
+    // Every event is recorded before it is announced: a daemon killed between the two never
+    // said the game's last completed move. It is said again, from the store; a client that had
+    // it sees the same ply again, which replaces the line from that ply with itself
+    // (docs/client-api.md "Notes on events"). Only while it is the game's last move (not taken
+    // back since) and nothing was made after it. (A move made is not said again: the board
+    // shows it, and its press or the next move completes it.)
+    if (!last_move.is_null() && last_move.value("ply", 0) == game_->plies() &&
+        last_move.value("fen", "") == game_->position().fen())
+        if (auto e = event_from_json(last_move)) recorder_.announce(*e);
     return true;
 }
 
@@ -243,6 +260,7 @@ void BoardSession::alert(AlertEvent a, std::int64_t now_ms) {
     if (a.kind == "illegal_move" && !a.player.empty() && game_) {
         const Color c = a.player == "white" ? Color::White : Color::Black;
         illegal_counts_[index_of(c)] = a.count.value_or(illegal_counts_[index_of(c)] + 1);
+        illegal_plies_[index_of(c)] = a.ply.value_or(0);
         pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], a.penalty.value_or("")};
     }
     publish(a, now_ms);
@@ -250,7 +268,8 @@ void BoardSession::alert(AlertEvent a, std::int64_t now_ms) {
 
 void BoardSession::penalty_decided(const std::string& decision, std::int64_t now_ms) {
     if (!pending_) return;
-    const ojson note{{"decision", decision}, {"player", color_name(pending_->player)},
+    // "class" too: resume() reads the game's events back by it (a decided penalty stays decided).
+    const ojson note{{"class", "PENALTY"}, {"decision", decision}, {"player", color_name(pending_->player)},
                      {"penalty", pending_->penalty}};
     recorder_.submit([board = board_.name, game = game_id(), text = note.dump(), now_ms](Store& store) {
         return store.record_note(board, game, "PENALTY", text, now_ms);

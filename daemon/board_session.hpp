@@ -57,7 +57,9 @@ class BoardSession {
     [[nodiscard]] const std::string& time_control() const { return time_control_; }
 
     /// Takes up an unfinished game from the store (after a restart), with its rules, time
-    /// control and illegal moves.
+    /// control and illegal moves. What a daemon killed between the store's commit and the
+    /// rest may have left undone is done again: the PGN is rewritten from the store, and the
+    /// last completed MOVE is announced again.
     [[nodiscard]] Expected<bool> resume(const std::string& game_id);
 
     /// Starts a game from `fen` (empty: the standard position): a store row, GAME start. A
@@ -101,6 +103,9 @@ class BoardSession {
 
     /// The player's completed illegal moves in this game.
     [[nodiscard]] int illegal_count(Color c) const { return illegal_counts_[c == Color::White ? 0 : 1]; }
+    /// The ply of the player's last illegal move in this game (the ply he was to make when it
+    /// was alerted, Art. 7.5.1), 0 if none.
+    [[nodiscard]] int last_illegal_ply(Color c) const { return illegal_plies_[c == Color::White ? 0 : 1]; }
     /// The last illegal move, until the arbiter decides on it.
     [[nodiscard]] const std::optional<PendingIllegal>& pending_illegal() const { return pending_; }
     /// The arbiter decided (PENALTY): recorded in the store's events table as a note.
@@ -138,6 +143,7 @@ class BoardSession {
     std::string rules_name_;
     std::string time_control_;
     std::array<int, 2> illegal_counts_{};
+    std::array<int, 2> illegal_plies_{};
     std::optional<PendingIllegal> pending_;
     std::optional<MoveClock> clock_;
 };

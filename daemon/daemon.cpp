@@ -189,7 +189,7 @@ void Daemon::start_player(std::size_t index) {
 void Daemon::add_board(const BoardConfig& b) {
     boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
     boards_.back()->on_clock_button = [this, name = b.name](int button) { speech_->clock_button(name, button); };
-    auto link = std::make_unique<DeviceLink>(io_, *boards_.back(), config_);
+    auto link = std::make_unique<DeviceLink>(io_, deadlines_, *boards_.back(), config_);
     // What the driver learnt comes back from the store when the board is opened (an emu-
     // board's opener is set again by open_emulator), and goes to it when it learns more.
     link->set_opener([uri = b.uri, options = learned_options(*boards_.back())](drivers::DeviceSession::EventSink sink) {
@@ -241,6 +241,9 @@ Expected<bool> Daemon::open() {
     if (!store) return store.error();
     store_ = std::move(*store);
     recorder_ = std::make_unique<Recorder>(*store_, config_.pgn_dir, &io_);
+    // A crash may have come between a commit and a PGN file's rename (recorder.hpp).
+    if (const int n = recorder_->repair_pgn_files(); n > 0)
+        log_notice("rewrote " + std::to_string(n) + " PGN files that lagged the store");
     if (auto ok = open_events_sink(); !ok) return ok;
 
     server_ = std::make_unique<ClientServer>(io_, *this);
@@ -402,7 +405,7 @@ void Daemon::stop() {
     notify_stopping();
     for (auto& e : emulated_)
         if (e.player) e.player->stop();
-    if (recorder_) recorder_->flush(); // everything durable before the exit
+    if (recorder_) recorder_->finish(); // everything durable before the exit, PGN files too
     for (auto& l : links_) l->stop();
     if (server_) server_->close();
     signals_.cancel();
@@ -424,6 +427,8 @@ void Daemon::finish_simulation(const std::string& result) {
                                         : result == "1/2-1/2"                    ? Termination::Agreement
                                                                                  : Termination::Resignation;
         (void)board->result(result, std::string(to_string(termination)), true, wall_clock_ms());
+        recorder_->flush();
+        recorder_->sync_pgn_files();
         const std::string pgn = recorder_->pgn_path(game);
         if (!pgn.empty() && config_.events != "-") print_console_line("PGN written to " + pgn);
     }
@@ -469,6 +474,7 @@ ojson Daemon::execute(const Request& request, const ojson& raw) {
     if (const auto* g = std::get_if<GamesRequest>(&request)) {
         ojson list = ojson::array();
         recorder_->flush();
+        recorder_->sync_pgn_files(); // the files the reply names show what the store holds
         for (const auto& s : store_->list_games(g->limit)) {
             ojson j{{"game", s.id}, {"board", s.board}, {"result", s.result},
                     {"plies", s.plies}, {"ended", s.ended}};

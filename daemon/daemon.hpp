@@ -19,6 +19,7 @@
 #include "daemon/client_api.hpp"
 #include "daemon/commands.hpp"
 #include "daemon/config.hpp"
+#include "daemon/deadlines.hpp"
 #include "daemon/recorder.hpp"
 #include "daemon/speech_sink.hpp"
 #include "daemon/store.hpp"
@@ -89,6 +90,7 @@ class Daemon final : public CommandHandler {
     [[nodiscard]] BoardLink* link_of(const BoardSession* board);
 
     boost::asio::io_context io_;
+    Deadlines deadlines_{io_}; ///< every board's reconstruction timers (outlives links_)
     Config config_;
     std::unique_ptr<Store> store_;
     std::unique_ptr<Recorder> recorder_;

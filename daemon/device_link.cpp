@@ -22,14 +22,9 @@ using drivers::ClockSide;
 
 namespace {
 
-constexpr int kTickMs = 50;          // Tick to the reconstructor (settle and grace periods)
-// Device thread: longest wait for input, hence also the longest a queued clock command waits
-// (the DGT driver's own timers tick every 50 ms anyway).
-constexpr int kPollMs = 50;
-// Ticks go on this long after the board's last input: the reconstruction's timers (bounce,
-// settle, press grace, the mismatch grace) all count from an input; a running clock's time
-// reports (every second) are inputs too.
-constexpr std::int64_t kTickWindowMs = 2000;
+// Device thread: while a usb board is away, how often it looks whether hotplug saw it come
+// back (otherwise it sleeps until input, a queued command's wake(), or the driver's next timer).
+constexpr int kHotplugCheckMs = 50;
 constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
 
 std::vector<std::string> square_names(Bitboard b) {
@@ -74,8 +69,9 @@ int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
 
 } // namespace
 
-DeviceLink::DeviceLink(asio::io_context& io, BoardSession& session, const Config& config)
-    : io_(io), session_(session), config_(config), recon_(recon_config()), tick_(io) {
+DeviceLink::DeviceLink(asio::io_context& io, Deadlines& deadlines, BoardSession& session, const Config& config)
+    : io_(io), session_(session), config_(config), recon_(recon_config()),
+      deadline_(deadlines, [this](std::int64_t now) { on_deadline(now); }) {
     recon_profile_ = session_.shared_profile();
     if (config.white_side == WhiteSide::Left) white_side_ = ClockSide::Left;
     if (config.white_side == WhiteSide::Right) white_side_ = ClockSide::Right;
@@ -117,34 +113,30 @@ void DeviceLink::start() {
     // A game taken up from the store: the reconstruction starts from it, and the board is
     // checked against it before any move counts.
     stop_ = false;
-    last_input_ms_ = drivers::steady_now_ms();
     restart_game();
-    arm_tick();
     thread_ = std::thread([this] { device_thread(); });
 }
 
 void DeviceLink::stop() {
-    tick_.cancel();
-    stop_ = true;
+    deadline_.set(std::nullopt);
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        if (live_) live_->wake();
+    }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
 }
 
-void DeviceLink::arm_tick() {
-    ticking_ = true;
-    tick_.expires_after(std::chrono::milliseconds(kTickMs));
-    tick_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
-        if (ec || !*alive) return;
-        const std::int64_t now = drivers::steady_now_ms();
-        // While the board is away its time stands still for the reconstruction: a piece that
-        // was in the air when it went is not a mismatch.
-        if (session_.connected()) feed(Tick{now});
-        // An idle board costs nothing: ticks stop until its next input.
-        if (now - last_input_ms_ <= kTickWindowMs + static_cast<std::int64_t>(config_.mismatch_grace_s * 1000.0))
-            arm_tick();
-        else
-            ticking_ = false;
-    });
+void DeviceLink::on_deadline(std::int64_t now) {
+    // While the board is away its time stands still for the reconstruction: a piece that was
+    // in the air when it went is not a mismatch. Its next input sets the deadline again.
+    if (session_.connected()) feed(Tick{now});
+}
+
+void DeviceLink::arm_deadline() {
+    if (stop_) return;
+    deadline_.set(recon_.next_deadline());
 }
 
 void DeviceLink::device_thread() {
@@ -173,8 +165,13 @@ void DeviceLink::device_thread() {
         }
         reported = false;
         waiter.reset();
+        {
+            std::lock_guard lock(mutex_);
+            live_ = device->get();
+        }
         (*device)->start();
-        while (!stop_ && (*device)->poll(kPollMs)) {
+        auto wait_ms = [&] { return waiter.hotplug() && (*device)->reconnecting() ? kHotplugCheckMs : -1; };
+        while (!stop_ && (*device)->poll(wait_ms())) {
             // A usb board plugged in again is reopened at once, not on the session's back-off.
             if (waiter.arrived() && (*device)->reconnecting()) (*device)->reconnect_now();
             if (auto settings = learned.poll((*device)->driver()); settings && on_learned_)
@@ -190,12 +187,15 @@ void DeviceLink::device_thread() {
         }
         // A clean exit: the board gets back what the driver changed on it (Millennium's E2ROM).
         if (stop_) (void)(*device)->shutdown(kShutdownMs);
+        std::lock_guard lock(mutex_);
+        live_ = nullptr;
     }
 }
 
 void DeviceLink::queue_command(std::function<void(drivers::Driver&)> command) {
     std::lock_guard lock(mutex_);
     commands_.push_back(std::move(command));
+    if (live_) live_->wake(); // out now, not with the next input or timer
 }
 
 Color DeviceLink::color_of_side(ClockSide side) const {
@@ -212,6 +212,9 @@ ClockSide DeviceLink::side_of(Color c) const {
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
+        // A new driver session (or none): its board and lever are still to be read.
+        board_read_ = false;
+        unchecked_lever_.reset();
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -219,6 +222,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             session_.set_clock_times(std::nullopt);
         }
         session_.set_connected(link->connected, now);
+        // Its timers go on with its next input (the fresh board dump after start-up).
         return;
     }
     if (const auto* c = std::get_if<drivers::SquareChanged>(&event)) {
@@ -230,6 +234,12 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             snap.board[static_cast<std::size_t>(s)] = SquareReading{r.occupied, r.piece};
         }
         feed(snap);
+        board_read_ = true;
+        if (unchecked_lever_) {
+            const drivers::ClockTimes t = *unchecked_lever_;
+            unchecked_lever_.reset();
+            lever_first_seen(t);
+        }
     } else if (const auto* lever = std::get_if<drivers::ClockLever>(&event)) {
         // The player presses his own side down, so the other side goes up (dgt.md 13).
         const ClockSide pressed = lever->high == ClockSide::Left    ? ClockSide::Right
@@ -287,16 +297,35 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
     if (fell(t.right_flag, previous && previous->right_flag))
         feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
+    // The lever is checked against the board's full reading: a time report that comes
+    // before it (the board still in the update mode of the daemon's previous run) waits.
+    if (first && board_read_) lever_first_seen(t);
+    else if (first) unchecked_lever_ = t;
+}
+
+void DeviceLink::lever_first_seen(const drivers::ClockTimes& t) {
+    // The driver reports lever changes from its first time report on; a press made before it
+    // (while the daemon was down, or the board away) is only in the lever's position.
+    const ClockSide down = t.lever_high == ClockSide::Left    ? ClockSide::Right
+                           : t.lever_high == ClockSide::Right ? ClockSide::Left
+                                                              : ClockSide::None;
+    const auto& game = session_.game();
+    if (down == ClockSide::None || !white_side_ || !game || !recon_.in_game()) return;
+    const Color by = color_of_side(down);
+    // His side may be down since an illegal move of his at this turn (7.5.1): the move he
+    // makes after it is completed by the next move, not by that press.
+    const int turn = game->position().side_to_move() == by ? game->plies() + 1 : game->plies();
+    if (turn > 0 && session_.last_illegal_ply(by) >= turn) return;
+    const std::vector<ReconEvent> out = recon_.lever_seen(by, t.at_ms);
+    for (const auto& r : out) handle(r);
+    arm_deadline(); // a press taken from the lever runs the press grace
 }
 
 void DeviceLink::feed(const SensorEvent& e) {
-    if (!std::holds_alternative<Tick>(e)) {
-        last_input_ms_ = drivers::steady_now_ms();
-        if (!ticking_ && !stop_) arm_tick();
-    }
     // Copy: handling may restart the reconstruction, which invalidates its output vector.
     const std::vector<ReconEvent> out = recon_.feed(e);
     for (const auto& r : out) handle(r);
+    arm_deadline(); // the reconstruction's next timer, if one runs (handling may restart it)
 }
 
 void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
@@ -412,6 +441,7 @@ void DeviceLink::restart_game() {
     // The 7.5.5 ladder goes on from the illegal moves already recorded in this game.
     recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
     recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
+    arm_deadline();
 }
 
 void DeviceLink::update_quickplay() {

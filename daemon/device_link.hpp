@@ -8,10 +8,14 @@
 // the board's position is checked against the game when it is back (a legal move made while
 // it was away is made; anything else is a position_mismatch). While the board is away the
 // reconstruction's timers stand still.
+//
+// Timers, event-driven: the device thread sleeps until input, a queued command (wake()) or the
+// driver's next timer (drivers/core/session.hpp); the reconstruction's timers are one slot of
+// the daemon's shared Deadlines, set to Reconstructor::next_deadline() after each input. An
+// idle board costs no wake-up on either side.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <condition_variable>
@@ -26,6 +30,7 @@
 #include "daemon/board_settings.hpp"
 #include "daemon/board_session.hpp"
 #include "daemon/config.hpp"
+#include "daemon/deadlines.hpp"
 #include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/session.hpp"
@@ -35,7 +40,8 @@ namespace eboard::daemon {
 
 class DeviceLink final : public BoardLink {
   public:
-    DeviceLink(boost::asio::io_context& io, BoardSession& session, const Config& config);
+    /// The board's reconstruction timers run on `deadlines` (one timer for all boards).
+    DeviceLink(boost::asio::io_context& io, Deadlines& deadlines, BoardSession& session, const Config& config);
     ~DeviceLink() override;
 
     void start() override;
@@ -57,10 +63,17 @@ class DeviceLink final : public BoardLink {
     void on_driver_event(const drivers::DriverEvent& e);
     void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
+    /// The clock's first time report since the daemon started or the board came back, once
+    /// the board was read: a press made meanwhile completes the move it was for
+    /// (Reconstructor::lever_seen).
+    void lever_first_seen(const drivers::ClockTimes& t);
     void handle(const ReconEvent& e);
     void handle_move(const eboard::MoveEvent& m, std::int64_t now);
     void handle_alert(const eboard::AlertEvent& a, std::int64_t now);
-    void arm_tick();
+    /// A reconstruction timer is due (Deadlines): a Tick at `now` (steady ms).
+    void on_deadline(std::int64_t now);
+    /// The deadline set to the reconstruction's next timer (none when none runs).
+    void arm_deadline();
     /// The game entered its quickplay finish: the profile's quickplay ladder applies.
     void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
@@ -77,12 +90,13 @@ class DeviceLink final : public BoardLink {
     const Config& config_;
     Reconstructor recon_;
     std::shared_ptr<const Profile> recon_profile_; ///< the profile recon_ was built with
-    boost::asio::steady_timer tick_;
+    Deadlines::Slot deadline_;
     std::thread thread_;
     std::atomic<bool> stop_{false};
     std::mutex mutex_;
     std::condition_variable wake_;
     std::vector<std::function<void(drivers::Driver&)>> commands_;
+    drivers::DeviceSession* live_ = nullptr; ///< the open session (under mutex_), for wake()
     // Which side of the clock is White's (--white-side; auto: the first lever press).
     std::optional<drivers::ClockSide> white_side_;
     std::optional<drivers::ClockTimes> last_times_;
@@ -90,8 +104,10 @@ class DeviceLink final : public BoardLink {
     bool clock_connected_ = false;
     bool clock_text_shown_ = false;
     bool restarting_ = false;
-    bool ticking_ = false;           ///< the tick timer is armed
-    std::int64_t last_input_ms_ = 0; ///< steady ms of the board's last input (not a Tick)
+    bool board_read_ = false; ///< a full reading (BoardDump) came in this driver session
+    /// The clock's first time report of this driver session, until the board was read
+    /// (lever_first_seen waits for it).
+    std::optional<drivers::ClockTimes> unchecked_lever_;
     /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
     /// plies count from there.
     int ply_offset_ = 0;

@@ -32,6 +32,18 @@ std::int64_t wall_clock_ms() {
 Recorder::Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io)
     : store_(store), pgn_dir_(std::move(pgn_dir)), io_(io) {
     if (io_) retry_.emplace(*io_);
+    if (io_ && !pgn_dir_.empty())
+        pgn_writer_ = std::make_unique<PgnWriter>(
+            pgn_dir_, [io = io_, this, alive = alive_](std::vector<std::pair<std::string, std::uint64_t>> written) {
+                boost::asio::post(*io, [this, alive, w = std::move(written)] {
+                    if (*alive) pgn_written(w);
+                });
+            });
+}
+
+Recorder::~Recorder() {
+    *alive_ = false;
+    pgn_writer_.reset(); // writes what waits
 }
 
 void Recorder::add_sink(Sink sink, Delivery delivery) {
@@ -43,17 +55,23 @@ std::string Recorder::pgn_path(const std::string& game) const {
     return (std::filesystem::path(pgn_dir_) / (game + ".pgn")).string();
 }
 
-bool Recorder::write_pgn_file(const std::string& game) {
-    const std::string path = pgn_path(game);
-    if (path.empty()) return true;
+std::optional<std::string> Recorder::pgn_text(const std::string& game) {
     auto record = store_.load(game);
     if (!record) {
         log_error("pgn: " + record.error().message);
-        return false;
+        return std::nullopt;
     }
+    return to_pgn(*record);
+}
+
+bool Recorder::write_pgn_file(const std::string& game) {
+    const std::string path = pgn_path(game);
+    if (path.empty()) return true;
+    auto text = pgn_text(game);
+    if (!text) return false;
     std::error_code ec;
     std::filesystem::create_directories(pgn_dir_, ec);
-    auto written = write_file_atomically(path, to_pgn(*record), false);
+    auto written = write_file_atomically(path, *text, false);
     if (!written) {
         log_error("pgn: " + written.error().message);
         return false;
@@ -63,11 +81,78 @@ bool Recorder::write_pgn_file(const std::string& game) {
 
 bool Recorder::write_pgn(const std::string& game) {
     flush();
+    sync_pgn_files(); // an older text of the writer must not replace this one
     if (!write_pgn_file(game)) return false;
     if (pgn_dir_.empty()) return true;
     auto synced = sync_directory(pgn_dir_);
     if (!synced) log_error("pgn: " + synced.error().message);
     return synced.has_value();
+}
+
+void Recorder::sync_pgn_files() {
+    if (!pgn_writer_) return;
+    const std::set<std::string> failed = pgn_writer_->drain();
+    // Its reports are posted to the loop, which waits here: take them from the writer's answer
+    // (a game whose file could not be written keeps its note, and its file is written again
+    // at the next start).
+    for (auto it = pgn_in_flight_.begin(); it != pgn_in_flight_.end();) {
+        if (!failed.count(it->first)) pgn_done_.push_back(it->first);
+        it = pgn_in_flight_.erase(it);
+    }
+}
+
+void Recorder::finish() {
+    flush();
+    sync_pgn_files();
+    if (pgn_done_.empty() || failing_) return;
+    Expected<bool> ok = store_.begin_batch(false);
+    for (std::size_t i = 0; ok && i < pgn_done_.size(); ++i) ok = store_.clear_pgn_pending(pgn_done_[i]);
+    if (ok) ok = store_.commit_batch();
+    else store_.rollback_batch();
+    if (ok) pgn_done_.clear();
+}
+
+int Recorder::repair_pgn_files() {
+    std::vector<std::string> written;
+    for (const auto& g : store_.pgn_pending())
+        if (write_pgn_file(g)) written.push_back(g);
+    if (written.empty() || pgn_dir_.empty()) return 0;
+    if (auto synced = sync_directory(pgn_dir_); !synced) {
+        log_error("pgn: " + synced.error().message);
+        return 0;
+    }
+    // Their notes go with the next commit; a game whose file could not be written keeps its
+    // note (tried again at the next start).
+    pgn_done_.insert(pgn_done_.end(), written.begin(), written.end());
+    return static_cast<int>(written.size());
+}
+
+void Recorder::rewrite_pgn_files(const std::vector<std::string>& games) {
+    if (games.empty() || pgn_dir_.empty()) return;
+    if (!pgn_writer_) {
+        bool wrote = false;
+        for (const auto& g : games) wrote = write_pgn_file(g) || wrote;
+        if (wrote) {
+            if (auto synced = sync_directory(pgn_dir_); !synced) log_error("pgn: " + synced.error().message);
+        }
+        return;
+    }
+    for (const auto& g : games) {
+        auto text = pgn_text(g);
+        if (!text) continue;
+        pgn_writer_->write(g, std::move(*text), ++pgn_generation_);
+        pgn_in_flight_[g] = pgn_generation_;
+    }
+}
+
+void Recorder::pgn_written(const std::vector<std::pair<std::string, std::uint64_t>>& written) {
+    for (const auto& [game, generation] : written) {
+        const auto it = pgn_in_flight_.find(game);
+        // A newer text of the game is on its way: its note stays until that one is written.
+        if (it == pgn_in_flight_.end() || it->second != generation) continue;
+        pgn_in_flight_.erase(it);
+        pgn_done_.push_back(game);
+    }
 }
 
 void Recorder::publish(const Event& event, std::int64_t time_ms) {
@@ -110,9 +195,22 @@ void Recorder::flush() {
     const bool durable = std::any_of(items.begin(), items.end(), [](const Item& i) {
         return !i.event || !std::holds_alternative<TouchEvent>(*i.event);
     });
+    // Each game whose PGN changes, in the order of its first event.
+    std::vector<std::string> games;
+    for (const auto& i : items)
+        if (!i.pgn_game.empty() && std::find(games.begin(), games.end(), i.pgn_game) == games.end())
+            games.push_back(i.pgn_game);
+    const bool pgn = !pgn_dir_.empty();
     Expected<bool> ok = store_.begin_batch(durable);
     for (std::size_t i = 0; ok && i < items.size(); ++i)
         ok = items[i].event ? store_.record(*items[i].event, items[i].time_ms) : items[i].op(store_);
+    // The PGN files lag the store until the writer has them (see the file comment); a game
+    // changed again in this batch keeps its note.
+    for (std::size_t i = 0; ok && pgn && i < games.size(); ++i) ok = store_.mark_pgn_pending(games[i]);
+    std::size_t cleared = 0;
+    for (; ok && pgn && cleared < pgn_done_.size(); ++cleared)
+        if (std::find(games.begin(), games.end(), pgn_done_[cleared]) == games.end())
+            ok = store_.clear_pgn_pending(pgn_done_[cleared]);
     if (ok) ok = store_.commit_batch();
     else store_.rollback_batch();
     if (!ok) {
@@ -137,18 +235,11 @@ void Recorder::flush() {
         failing_ = false;
     }
     ++commits_;
-    // Each game's PGN once, in the order of its first event; one directory sync for all.
-    std::vector<std::string> games;
-    for (const auto& i : items)
-        if (!i.pgn_game.empty() && std::find(games.begin(), games.end(), i.pgn_game) == games.end())
-            games.push_back(i.pgn_game);
-    bool wrote = false;
-    for (const auto& g : games) wrote = write_pgn_file(g) || wrote;
-    if (wrote) {
-        if (auto synced = sync_directory(pgn_dir_); !synced) log_error("pgn: " + synced.error().message);
-    }
+    pgn_done_.erase(pgn_done_.begin(), pgn_done_.begin() + static_cast<std::ptrdiff_t>(cleared));
     for (const auto& i : items)
         if (i.event) announce(*i.event);
+    // Each game's PGN once, after the announcements (the file is a view of the store).
+    rewrite_pgn_files(games);
     flushing_ = false;
     if (!queue_.empty()) schedule();
 }

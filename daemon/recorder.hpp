@@ -1,14 +1,23 @@
-// Where every event goes, in this order: the store (durable), the games' PGN files (rewritten
-// atomically on MOVE, RESULT and GAME events), then the announcements: the --events stream,
-// the socket's watchers, the console of --simulate, and any other sink (speech, ...). An event
+// Where every event goes, in this order: the store (durable), the announcements (the --events
+// stream, the socket's watchers, the console of --simulate, and any other sink: speech, ...),
+// then the games' PGN files (rewritten atomically on MOVE, RESULT and GAME events). An event
 // the store could not record is not announced: a completed move is durable before it is
-// announced anywhere.
+// announced anywhere. The PGN file is a view of the store and follows the announcement.
 //
 // Group commit: what is published while the event loop runs its handlers is queued, and one
 // flush (posted to the loop) records the whole queue in one transaction with one fsync, then
-// rewrites each touched game's PGN once and syncs the PGN directory once, then announces the
-// events in order. Many boards therefore share one fsync. A queue of TOUCH events only is
-// committed without waiting for the disk (it is on disk with the next durable commit).
+// announces the events in order, then hands each touched game's PGN text to the PgnWriter
+// (pgn_writer.hpp), whose thread replaces the files and syncs the PGN directory, so that the
+// loop never waits for those fsyncs. Many boards therefore share one fsync. A queue of TOUCH
+// events only is committed without waiting for the disk (it is on disk with the next durable
+// commit).
+//
+// PGN files after a crash: the transaction that changes a game also notes it in the store
+// (Store::mark_pgn_pending); the note goes (with a later commit) once the writer reported the
+// file written with everything committed so far. When the daemon starts, every noted game's
+// file is written again from the store (repair_pgn_files), so a kill -9 between the commit and
+// the file's rename leaves no PGN behind the store. Without an io_context (tests, benchmarks)
+// the files are written at once, after the announcements, on the caller's thread.
 //
 // A batch the store cannot commit (a full disk, a file system remounted read-only) is not
 // dropped: it goes back to the front of the queue, one error line says so, and it is tried
@@ -31,11 +40,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "daemon/events.hpp"
+#include "daemon/pgn_writer.hpp"
 #include "daemon/store.hpp"
 
 namespace eboard::daemon {
@@ -53,6 +66,10 @@ class Recorder {
     /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once (and a
     /// refused batch is tried again with the next one).
     Recorder(Store& store, std::string pgn_dir, boost::asio::io_context* io = nullptr);
+    /// Writes the PGN files still waiting (see finish()).
+    ~Recorder();
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
 
     /// When a sink hears of an event.
     enum class Delivery : std::uint8_t {
@@ -77,8 +94,22 @@ class Recorder {
     /// Announces without recording (VERSION lines, replies): sinks only.
     void announce(const Event& event);
 
-    /// Rewrites the PGN file of `game` from the store. False (logged) on failure.
+    /// Rewrites the PGN file of `game` from the store now (and syncs the directory). False
+    /// (logged) on failure.
     bool write_pgn(const std::string& game);
+
+    /// Waits until every PGN file handed to the writer so far is written (a GAMES reply names
+    /// the files; a clean exit).
+    void sync_pgn_files();
+
+    /// A clean exit: flush(), every PGN file written, and the store's notes of PGN files that
+    /// lag it cleared (one commit).
+    void finish();
+
+    /// At start-up: writes again, from the store, the PGN file of every game the store notes
+    /// as possibly lagging (a crash came between a commit and the file's rename). Returns the
+    /// number of files written.
+    int repair_pgn_files();
 
     /// `<pgn-dir>/<game>.pgn`, or "" without --pgn-dir.
     [[nodiscard]] std::string pgn_path(const std::string& game) const;
@@ -105,6 +136,12 @@ class Recorder {
     void schedule();
     // Writes the PGN of `game` (no directory sync; the caller syncs once).
     bool write_pgn_file(const std::string& game);
+    // The PGN text of `game` from the store; nullopt (logged) on failure.
+    std::optional<std::string> pgn_text(const std::string& game);
+    // After a commit that changed `games`: their PGN files are rewritten (writer or at once).
+    void rewrite_pgn_files(const std::vector<std::string>& games);
+    // The writer wrote these (game, generation) pairs (on the loop's thread).
+    void pgn_written(const std::vector<std::pair<std::string, std::uint64_t>>& written);
 
     Store& store_;
     std::string pgn_dir_;
@@ -117,6 +154,12 @@ class Recorder {
     bool failing_ = false;
     std::optional<boost::asio::steady_timer> retry_; // with `io`: the next try of a refused batch
     std::uint64_t commits_ = 0;
+    std::unique_ptr<PgnWriter> pgn_writer_;                         // with `io` and a PGN dir
+    std::uint64_t pgn_generation_ = 0;                              // of the last text handed over
+    std::unordered_map<std::string, std::uint64_t> pgn_in_flight_;  // game -> its newest generation
+    std::vector<std::string> pgn_done_; // files up to date: their store notes go with the next commit
+    // Set false by the destructor: a report of the writer posted to the loop finds it gone.
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 /// Milliseconds since the Unix epoch, now.

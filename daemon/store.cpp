@@ -57,11 +57,14 @@ CREATE TABLE IF NOT EXISTS attached_boards(
   name TEXT NOT NULL UNIQUE,
   uri TEXT NOT NULL,
   device TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS pgn_pending(
+  game TEXT PRIMARY KEY);
 )sql";
 
 // Version 2 added moves.stands (an illegal move that stood, [23] A.5.2); version 3 the
-// attached_boards table (created by kSchema's IF NOT EXISTS when an older file is opened).
-constexpr int kSchemaVersion = 3;
+// attached_boards table, version 4 the pgn_pending table (games whose PGN file may lag the
+// store: recorder.hpp); both created by kSchema's IF NOT EXISTS when an older file is opened.
+constexpr int kSchemaVersion = 4;
 
 // A prepared statement, finalized on scope exit.
 class Stmt {
@@ -396,6 +399,27 @@ Expected<bool> Store::record_note(const std::string& board, const std::string& g
     ins.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, cls).bind(5, json);
     if (ins.step() != SQLITE_DONE) return ins.error("note");
     return true;
+}
+
+Expected<bool> Store::mark_pgn_pending(const std::string& game) {
+    Stmt ins(db_, "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);");
+    ins.bind(1, game);
+    if (ins.step() != SQLITE_DONE) return ins.error("pgn pending");
+    return true;
+}
+
+Expected<bool> Store::clear_pgn_pending(const std::string& game) {
+    Stmt del(db_, "DELETE FROM pgn_pending WHERE game = ?;");
+    del.bind(1, game);
+    if (del.step() != SQLITE_DONE) return del.error("pgn pending");
+    return true;
+}
+
+std::vector<std::string> Store::pgn_pending() const {
+    std::vector<std::string> ids;
+    Stmt q(db_, "SELECT game FROM pgn_pending ORDER BY game;");
+    while (q.step() == SQLITE_ROW) ids.push_back(q.text(0));
+    return ids;
 }
 
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,

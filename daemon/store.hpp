@@ -3,7 +3,7 @@
 // their moves with the clock times, and every event. A completed move is recorded here
 // before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
 //
-// Schema (version 3; PRAGMA user_version; a version 1 or 2 file is upgraded when opened):
+// Schema (version 4; PRAGMA user_version; an older file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
 //         confirmed, ended)
 //   moves(game, ply, san, uci, fen, completed, white_ms, black_ms, stands) -- the current line
@@ -11,6 +11,7 @@
 //   events(seq, time_ms, board, game, class, json)                  -- everything, in order
 //   board_settings(board, key, value)                 -- what a driver learnt (board_settings.hpp)
 //   attached_boards(seq, name, uri, device)           -- boards opened by ATTACH, until DETACH
+//   pgn_pending(game)                   -- PGN files that may lag the store (recorder.hpp)
 #pragma once
 
 #include <cstdint>
@@ -104,6 +105,14 @@ class Store {
     /// event does the same.
     [[nodiscard]] Expected<bool> set_result(const std::string& game, const std::string& result,
                                             const std::string& termination, bool confirmed);
+
+    /// Notes that the PGN file of `game` may lag the store (written in the transaction that
+    /// changes the game, so a crash before the file is rewritten leaves the note; recorder.hpp).
+    [[nodiscard]] Expected<bool> mark_pgn_pending(const std::string& game);
+    /// The PGN file of `game` shows everything the store holds of it: the note goes.
+    [[nodiscard]] Expected<bool> clear_pgn_pending(const std::string& game);
+    /// The games whose PGN file may lag the store (rewritten when the daemon starts).
+    [[nodiscard]] std::vector<std::string> pgn_pending() const;
 
     /// The whole game, moves in ply order.
     [[nodiscard]] Expected<StoredGame> load(const std::string& id) const;

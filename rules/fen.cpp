@@ -213,7 +213,7 @@ Expected<Position> FenReader::read(std::string_view fen, bool chess960, FenMater
 
     Position p;
     p.chess960_ = chess960;
-    p.states_.reserve(256);
+    p.states_.reserve(16); // grows with the game (each board keeps several: memory budget)
     p.states_.emplace_back();
     if (auto e = board(p, fields[0])) return *e;
     if (fields[1] != "w" && fields[1] != "b")

@@ -189,7 +189,10 @@ void BoardHands::play(const Position& p, Move m) {
     step(o_.think_min, o_.think_max);
     Piece mover = p.moved_piece(m);
     if (o_.bounce && chance(15)) {
-        bounce(Square(static_cast<int>(between(0, 63))), between(2, 15));
+        // One draw after the other: as arguments of one call their order would be the
+        // compiler's (gcc and clang differ), and a seed must give the same game on both.
+        const Square s(static_cast<int>(between(0, 63)));
+        bounce(s, between(2, 15));
         step(20, 80);
     }
     if (o_.jadoube && chance(10)) {

@@ -134,7 +134,12 @@ struct Reconstructor::Impl {
     // reconstruction.cpp
     void feed(const SensorEvent& e);
     void advance(TimeMs t);
-    void commit(Square board_sq, const SquareReading& r, TimeMs t);
+    /// A reading of one square into the bounce filter (committed by flush_deferred).
+    void defer(Square board_sq, SquareReading r, TimeMs t);
+    /// One committed change: the board, TOUCH events and the evidence (no judging; see
+    /// flush_deferred, which judges each report once).
+    void apply(Square board_sq, const SquareReading& r, TimeMs t);
+    /// Commits the changes older than `upto`, one report (time stamp) at a time.
     void flush_deferred(TimeMs upto);
     void set_orientation(bool rot);
     void rebuild_board();  ///< occ, known, ident from raw (after the orientation or raw changed)
@@ -142,6 +147,9 @@ struct Reconstructor::Impl {
     void assume_board(const BoardReading* reading);
     void reset_evidence();
     void on_press(const LeverPressed& p);
+    /// `by` has a move the lever would complete: made and not completed, or shown on the board
+    /// and waiting to settle (Reconstructor::lever_seen).
+    [[nodiscard]] bool unpressed_move_of(Color by) const;
     void judge_press();
     void check_timers();
     bool choose(PieceType type);

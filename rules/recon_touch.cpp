@@ -65,6 +65,18 @@ void Reconstructor::Impl::check_touch_move(const Position& p, Move m,
         return n;
     };
 
+    // Lifts with one time stamp came in one report of the board (reconstruction.cpp,
+    // flush_deferred): their order is unknown, and an unknown order is never held against the
+    // player. Of the own (opponent's) pieces touched first, the one the move moves (captures)
+    // counts; a rook and king lifted together are neither "rook first" nor "king first".
+    for (const Touch& t : ts) {
+        if (t.piece == Piece::None) continue;
+        if (own && t.t == own->t && color_of(t.piece) == us && moves_piece(m, t.sq)) own = &t;
+        if (opp && t.t == opp->t && color_of(t.piece) != us && captures_on(p, m, t.sq)) opp = &t;
+    }
+    if (rook_first && king && rook_first->t == king->t) rook_first = nullptr;
+    if (rook_after && king && rook_after->t == king->t) rook_after = nullptr;
+
     // 4.4.2 (2023; 4.4 b in 2001/2005): rook first, then king: no castling with that rook.
     if (rook_first && king && m.is_castling() && m.to() == rook_first->sq) {
         a.article = "4.4";

@@ -25,7 +25,7 @@ Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
         rotated = *cfg.rotated;
         orientation_known = true;
     }
-    hist.reserve(160);
+    hist.reserve(16); // grows with the game (memory budget per board, issue 5)
     succ.reserve(64);
     succ_prev.reserve(64);
     touches.reserve(16);
@@ -39,32 +39,21 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
     if (const auto* c = std::get_if<SquareChange>(&e)) {
         if (!c->square.valid()) return;
         board_seen = true;
-        auto i = static_cast<std::size_t>(c->square.index());
-        SquareReading r = c->reading;
-        if (!r.occupied) r.piece = Piece::None;
-        if (deferred_bb & bit_of(c->square)) {
-            // The square changes again before its last change was committed: if it is back
-            // to the committed state, neither change happened (bounce, a slide passing over).
-            if (r == raw[i]) deferred_bb &= ~bit_of(c->square);
-            else deferred[i] = {deferred[i].t, r};
-        } else if (!(r == raw[i])) {
-            deferred[i] = {t, r};
-            deferred_bb |= bit_of(c->square);
-        }
+        defer(c->square, c->reading, t);
         if (cfg.bounce_ms <= 0) flush_deferred(t);
     } else if (const auto* b = std::get_if<BoardSnapshot>(&e)) {
         // The first reading of a resumed game: its differences from the game's position are
         // what happened on the board meanwhile (identity only where the board tells it).
-        if (!board_seen && assume_game && game && !ended) assume_board(&b->board);
+        const bool first = !board_seen;
+        if (first && assume_game && game && !ended) assume_board(&b->board);
         board_seen = true;
-        // A full scan is already settled: commit every difference now, in square order.
-        for (int s = 0; s < 64; ++s) {
-            auto i = static_cast<std::size_t>(s);
-            SquareReading r = b->board[i];
-            if (!r.occupied) r.piece = Piece::None;
-            deferred_bb &= ~bit_of(Square(s));
-            if (!(r == raw[i])) commit(Square(s), r, t);
-        }
+        // A board that reports its whole board on every change (Chessnut) shows a sensor
+        // bounce as two reports: its differences pass the bounce filter like square changes,
+        // and are committed together, as one report (flush_deferred). The first reading is
+        // the board as it stands, not a change: committed at once (a start position stands
+        // even if a lift follows within bounce_ms).
+        for (int s = 0; s < 64; ++s) defer(Square(s), b->board[static_cast<std::size_t>(s)], t);
+        if (first || cfg.bounce_ms <= 0) flush_deferred(t);
     } else if (const auto* p = std::get_if<LeverPressed>(&e)) {
         on_press(*p);
     } else if (const auto* ct = std::get_if<ClockTimes>(&e)) {
@@ -107,24 +96,63 @@ void Reconstructor::Impl::advance(TimeMs t) {
     check_timers();
 }
 
-void Reconstructor::Impl::flush_deferred(TimeMs upto) {
-    while (deferred_bb) {
-        // Oldest first; equal times in square order.
-        int best = -1;
-        for (Bitboard b = deferred_bb; b; b &= b - 1) {
-            int s = std::countr_zero(b);
-            if (best < 0 || deferred[static_cast<std::size_t>(s)].t <
-                                deferred[static_cast<std::size_t>(best)].t)
-                best = s;
-        }
-        auto i = static_cast<std::size_t>(best);
-        if (deferred[i].t > upto) break;
-        deferred_bb &= ~bit_of(Square(best));
-        commit(Square(best), deferred[i].r, deferred[i].t);
+void Reconstructor::Impl::defer(Square bsq, SquareReading r, TimeMs t) {
+    auto i = static_cast<std::size_t>(bsq.index());
+    if (!r.occupied) r.piece = Piece::None;
+    if (deferred_bb & bit_of(bsq)) {
+        // The square changes again before its last change was committed: if it is back to
+        // the committed state, neither change happened (bounce, a slide passing over).
+        if (r == raw[i]) deferred_bb &= ~bit_of(bsq);
+        else deferred[i] = {deferred[i].t, r};
+    } else if (!(r == raw[i])) {
+        deferred[i] = {t, r};
+        deferred_bb |= bit_of(bsq);
     }
 }
 
-void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
+// The changes of one time stamp are one report of the board (a snapshot, or the square changes
+// of one scan): the board did not see in which order they happened, so none is invented. They
+// are committed together and judged once: first the pieces put back on the square they were
+// lifted from, then the lifts, then the other placements; their lifts share one time, which
+// check_touch_move treats as unordered (laws.md 4.1: an order that cannot be proved is not
+// held against the player; no touch_move from a square order).
+void Reconstructor::Impl::flush_deferred(TimeMs upto) {
+    while (deferred_bb) {
+        TimeMs oldest = 0;
+        bool any = false;
+        for (Bitboard b = deferred_bb; b; b &= b - 1) {
+            TimeMs ts = deferred[static_cast<std::size_t>(std::countr_zero(b))].t;
+            if (!any || ts < oldest) oldest = ts;
+            any = true;
+        }
+        if (oldest > upto) break;
+        Bitboard report = 0;
+        for (Bitboard b = deferred_bb; b; b &= b - 1)
+            if (deferred[static_cast<std::size_t>(std::countr_zero(b))].t == oldest)
+                report |= Bitboard{1} << std::countr_zero(b);
+        deferred_bb &= ~report;
+        const bool playing = game && !ended;
+        Bitboard stage[3] = {0, 0, 0};  // put back, lifted, placed
+        for (Bitboard b = report; b; b &= b - 1) {
+            const int s = std::countr_zero(b);
+            const SquareReading& r = deferred[static_cast<std::size_t>(s)].r;
+            const Piece there = playing ? pos->piece_on(game_sq(Square(s))) : Piece::None;
+            const bool back = r.occupied && there != Piece::None &&
+                              !raw[static_cast<std::size_t>(s)].occupied &&
+                              (!r.known() || r.piece == there);
+            stage[back ? 0 : !r.occupied ? 1 : 2] |= Bitboard{1} << s;
+        }
+        for (const Bitboard squares : stage)
+            for (Bitboard b = squares; b; b &= b - 1) {
+                const int s = std::countr_zero(b);
+                apply(Square(s), deferred[static_cast<std::size_t>(s)].r, oldest);
+            }
+        if (playing) evaluate();
+        else try_start(false);
+    }
+}
+
+void Reconstructor::Impl::apply(Square bsq, const SquareReading& r, TimeMs t) {
     auto bi = static_cast<std::size_t>(bsq.index());
     if (game && !ended && raw[bi].occupied && !r.occupied && cand_waiting && !cand_replaces)
         opponent_started(game_sq(bsq));
@@ -167,8 +195,6 @@ void Reconstructor::Impl::commit(Square bsq, const SquareReading& r, TimeMs t) {
         place_seq[i] = ++seq;
         if (before.occupied && before.piece != r.piece && playing) retyped |= b;
     }
-    if (playing) evaluate();
-    else try_start(false);
 }
 
 // A move waiting to settle is made as soon as the opponent lifts one of his pieces that the move
@@ -362,6 +388,23 @@ const std::vector<ReconEvent>& Reconstructor::feed(const SensorEvent& e) {
     return impl_->out;
 }
 
+std::optional<TimeMs> Reconstructor::next_deadline() const noexcept {
+    const Impl& I = *impl_;
+    std::optional<TimeMs> due;
+    auto take = [&due](TimeMs t) {
+        if (!due || t < *due) due = t;
+    };
+    // advance(t) commits a deferred change once t - bounce_ms reaches it.
+    for (Bitboard b = I.deferred_bb; b; b &= b - 1)
+        take(I.deferred[static_cast<std::size_t>(std::countr_zero(b))].t + I.cfg.bounce_ms);
+    if (!I.game || I.ended) return due; // check_timers() does nothing then
+    if (I.cand_waiting) take(I.cand_due);
+    if (!I.quiet_done) take(I.last_change + I.cfg.settle_ms);
+    if (I.press_pending) take(I.press_t + I.cfg.press_grace_ms);
+    if (I.mismatch_since >= 0 && !I.mismatch_alerted) take(I.mismatch_since + I.cfg.mismatch_grace_ms);
+    return due;
+}
+
 const std::vector<ReconEvent>& Reconstructor::start_game(const Position& pos, TimeMs t_ms) {
     impl_->out.clear();
     impl_->now = std::max(impl_->now, t_ms);
@@ -387,6 +430,27 @@ const std::vector<ReconEvent>& Reconstructor::resume_game(const Position& pos, b
     I.assume_game = true;
     if (!I.board_seen) I.assume_board(nullptr);
     return I.out;
+}
+
+const std::vector<ReconEvent>& Reconstructor::lever_seen(Color by, TimeMs t_ms) {
+    Impl& I = *impl_;
+    I.out.clear();
+    I.advance(std::max(t_ms, I.now));
+    if (!I.game || I.ended) return I.out;
+    // As at a press, whatever the board reported before it counts now.
+    I.flush_deferred(I.now);
+    if (I.game && !I.ended && I.unpressed_move_of(by)) I.on_press(LeverPressed{I.now, by});
+    I.check_timers();
+    return I.out;
+}
+
+bool Reconstructor::Impl::unpressed_move_of(Color by) const {
+    const int made = static_cast<int>(hist.size()) - 1;
+    for (int k = completed + 1; k <= made; ++k)
+        if (ply_color(k) == by) return true;
+    if (cand_waiting && !cand_replaces) return pos->side_to_move() == by;
+    if (cand_waiting && cand_replaces) return ~pos->side_to_move() == by;
+    return false;
 }
 
 bool Reconstructor::choose_promotion(PieceType type, TimeMs t_ms) {

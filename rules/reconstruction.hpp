@@ -7,8 +7,12 @@
 // time comes only from the events, so a recorded stream always gives the same answers.
 //
 // How it decides (details in reconstruction.cpp):
-// - Square changes pass a bounce filter (a square that returns to its state within bounce_ms
-//   never happened; this also swallows fast slides over intermediate squares).
+// - Square changes and the differences of whole-board reports pass a bounce filter (a square
+//   that returns to its state within bounce_ms never happened; this also swallows fast slides
+//   over intermediate squares). The changes of one time stamp are one report: committed
+//   together (put-backs, then lifts, then placements) and judged once; their lifts are
+//   unordered for touch-move (4.3/4.4: an order the board did not see is not held against the
+//   player).
 // - The board is compared with the placements after every legal move of the side to move
 //   (occupancy; identity where the board knows it). A capture needs evidence that the captured
 //   piece left its square (it was lifted, or its identity changed directly on a DGT board):
@@ -163,6 +167,16 @@ class Reconstructor {
     /// anything else (position_mismatch after the grace).
     const std::vector<ReconEvent>& resume_game(const Position& pos, bool last_uncompleted, TimeMs t_ms);
 
+    /// The clock's lever as first read after the clock was out of sight (the daemon started,
+    /// the board came back): `by` pressed it last (his side is down, dgt.md 13). A press made
+    /// while nobody listened is only in this position. When `by` has a move made and not
+    /// completed, or the board shows his move waiting to settle, it counts as his press and
+    /// completes the move (Art. 6.2.1); otherwise it says nothing (his side has been down since
+    /// his previous press, or since the clock was set up) and nothing happens. The caller
+    /// leaves out a lever that may be down since an illegal move already judged at this turn
+    /// (7.5.1: the move that follows it is completed by the next move, not by that press).
+    const std::vector<ReconEvent>& lever_seen(Color by, TimeMs t_ms);
+
     /// Promotion choice by command (or by clock button, see promotion_for_button): the piece
     /// for the next promotion of the side to move on an occupancy-only board. Art. 4.4.4: the
     /// choice is final once the new piece has touched the square, so a choice is refused (false)
@@ -195,6 +209,12 @@ class Reconstructor {
     /// Restores the player's count of completed illegal moves after start_game() (a daemon
     /// that resumes a game, or an arbiter's take-back: the 7.5.5 ladder goes on from it).
     void set_illegal_count(Color c, int count) noexcept;
+    /// The earliest time (ms, the events' clock) at which feeding a Tick would change
+    /// something: a square change leaving the bounce filter, a candidate move settling, the
+    /// settled-board checks, the press grace, the position_mismatch grace. nullopt when no
+    /// timer runs: nothing happens before the next input. A caller that feeds a Tick at (or
+    /// after) each such time gets the same events as one that ticks every millisecond.
+    [[nodiscard]] std::optional<TimeMs> next_deadline() const noexcept;
     /// Bytes used by this reconstructor, its game record included (for the memory budget).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 

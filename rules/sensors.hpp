@@ -47,8 +47,9 @@ struct SquareChange {
     SquareReading reading;
 };
 
-/// A full board report (a DGT board dump, a Certabo frame). Squares that differ from the last
-/// known state are treated as changes at `t_ms` (in square order).
+/// A full board report (a DGT board dump; a Chessnut reports one on every change). Squares that
+/// differ from the last known state are changes at `t_ms`: they pass the bounce filter like
+/// SquareChanges, and the changes of one report have no order (the board did not see one).
 struct BoardSnapshot {
     TimeMs t_ms = 0;
     BoardReading board{};

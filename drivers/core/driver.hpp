@@ -8,11 +8,15 @@
 #include "drivers/core/framer.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
 
 namespace eboard::drivers {
+
+/// Driver::next_tick_ms(): no timer armed; on_tick runs with the next input.
+inline constexpr Millis kNoTick = std::numeric_limits<Millis>::max();
 
 /// What a driver may do to the outside world.
 class DriverHost {
@@ -90,10 +94,18 @@ class Driver {
     virtual void stop(Millis now) { (void)now; }
     /// True once stop() has nothing left in flight (at once for drivers that change nothing).
     [[nodiscard]] virtual bool stopped() const { return true; }
-    /// Called at least every tick_interval_ms(): timers, retries, keep-alive.
+    /// Timers, retries, keep-alive: called after every packet and when next_tick_ms() is due.
     virtual void on_tick(Millis now) = 0;
-    /// Upper bound for the time between on_tick calls.
+    /// Upper bound for the time between on_tick calls of a driver that keeps the default
+    /// next_tick_ms() (polled).
     [[nodiscard]] virtual Millis tick_interval_ms() const { return 50; }
+    /// When on_tick must run next (the host's clock, ms), asked after on_tick ran at `now` and
+    /// after commands were given: the earliest timer the driver has armed (a start-up step,
+    /// an ACK wait or retry, a write spacing, a keep-alive), `now` when something waits to be
+    /// sent, kNoTick when nothing is due before the next input. The session sleeps until then
+    /// or until input arrives (an idle board costs no wake-ups). Default: now +
+    /// tick_interval_ms(), a driver polled at its tick interval.
+    [[nodiscard]] virtual Millis next_tick_ms(Millis now) const { return now + tick_interval_ms(); }
     /// Ask for a complete board reading (answer: BoardDump).
     virtual void request_board_dump() = 0;
     /// The clock, if this board drives one; nullptr otherwise.

@@ -18,6 +18,7 @@ class FdTransport : public Transport {
     void close() override;
     [[nodiscard]] bool disconnected() const override { return fd_ < 0; }
     [[nodiscard]] std::string error() const override { return error_; }
+    [[nodiscard]] int wait_fd() const override { return fd_; }
 
   private:
     void fail(std::string why);

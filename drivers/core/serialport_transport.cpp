@@ -77,6 +77,11 @@ class SerialPortTransport final : public Transport {
     }
     [[nodiscard]] bool disconnected() const override { return !open_; }
     [[nodiscard]] std::string error() const override { return error_; }
+    [[nodiscard]] int wait_fd() const override {
+        int fd = -1;
+        if (!open_ || sp_get_port_handle(port_, &fd) != SP_OK) return -1;
+        return fd;
+    }
 
   private:
     void fail(std::string why) {

@@ -1,11 +1,25 @@
 #include "drivers/core/session.hpp"
 
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <thread>
 
 namespace eboard::drivers {
+
+namespace {
+
+// The longest poll() sleeps without input or timer (then it runs on_tick anyway).
+constexpr Millis kLongestWaitMs = 60000;
+// A transport without a wait_fd() is read in slices this long, so that wake() is heard.
+constexpr Millis kSliceMs = 50;
+
+} // namespace
 
 Millis steady_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -17,7 +31,36 @@ DeviceSession::DeviceSession(std::unique_ptr<Transport> transport, std::unique_p
                              EventSink sink, Clock clock)
     : transport_(std::move(transport)), driver_(std::move(driver)), sink_(std::move(sink)),
       clock_(std::move(clock)), trace_(trace_channel(driver_->trace_name())),
-      framer_(driver_->frame_rule(), trace_), name_(transport_->name()) {}
+      framer_(driver_->frame_rule(), trace_), name_(transport_->name()),
+      wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
+DeviceSession::~DeviceSession() {
+    if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void DeviceSession::wake() {
+    const std::uint64_t one = 1;
+    if (wake_fd_ >= 0) (void)!::write(wake_fd_, &one, sizeof one);
+}
+
+void DeviceSession::drain_wake() {
+    std::uint64_t count = 0;
+    if (wake_fd_ >= 0) (void)!::read(wake_fd_, &count, sizeof count);
+}
+
+std::size_t DeviceSession::wait_and_read(std::span<std::uint8_t> buf, Millis wait_ms) {
+    const int fd = transport_->wait_fd();
+    if (fd < 0 || wake_fd_ < 0) return transport_->read(buf, static_cast<int>(std::min(wait_ms, kSliceMs)));
+    std::array<pollfd, 2> fds{pollfd{fd, POLLIN, 0}, pollfd{wake_fd_, POLLIN, 0}};
+    int r = 0;
+    do {
+        r = ::poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
+    } while (r < 0 && errno == EINTR);
+    if (r <= 0) return 0;
+    if (fds[1].revents & POLLIN) drain_wake();
+    // Readable, or hung up: read() tells which.
+    return fds[0].revents ? transport_->read(buf, 0) : 0;
+}
 
 void DeviceSession::start() {
     emit(LinkStatus{clock_(), true, transport_->name()});
@@ -38,10 +81,11 @@ bool DeviceSession::poll(int max_wait_ms) {
         try_reopen(max_wait_ms);
         return true;
     }
-    const int wait = static_cast<int>(
-        std::clamp<Millis>(std::min<Millis>(max_wait_ms, driver_->tick_interval_ms()), 0, 60000));
+    const Millis now = clock_();
+    Millis wait = max_wait_ms < 0 ? kLongestWaitMs : std::min<Millis>(max_wait_ms, kLongestWaitMs);
+    if (const Millis due = driver_->next_tick_ms(now); due != kNoTick) wait = std::min(wait, due - now);
     std::array<std::uint8_t, 512> buf{};
-    const std::size_t n = transport_->read(buf, wait);
+    const std::size_t n = wait_and_read(buf, std::max<Millis>(wait, 0));
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
@@ -91,8 +135,13 @@ void DeviceSession::handle_disconnect() {
 
 void DeviceSession::try_reopen(int max_wait_ms) {
     // Nothing to read while the device is away: wait for the attempt, at most max_wait_ms.
-    const Millis wait = std::min<Millis>(std::max(max_wait_ms, 0), next_attempt_ - clock_());
-    if (wait > 0) std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+    const Millis longest = max_wait_ms < 0 ? kLongestWaitMs : max_wait_ms;
+    const Millis wait = std::min<Millis>(longest, next_attempt_ - clock_());
+    if (wait > 0) {
+        pollfd p{wake_fd_, POLLIN, 0};
+        if (wake_fd_ < 0) std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+        else if (::poll(&p, 1, static_cast<int>(wait)) > 0) drain_wake();
+    }
     const Millis now = clock_();
     if (now < next_attempt_) return;
     auto t = reopen_();

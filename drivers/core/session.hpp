@@ -21,7 +21,14 @@
 // Threading: a poll loop. Call poll() repeatedly from one thread (the daemon's device thread,
 // or the test); driver commands (request_board_dump, clock()->...) must be called from that
 // same thread, between polls; while the device is away they reach the driver but no wire.
+// wake() may be called from any thread: a poll() that waits returns at once, so that commands
+// queued for that thread go out without waiting for input (the daemon's DeviceLink).
 // Time comes from the injected clock, so tests can use a fake one.
+//
+// Timers are event-driven: poll() sleeps until input arrives, wake() is called, or the
+// driver's next timer is due (Driver::next_tick_ms), never on a fixed tick; a DGT board whose
+// clock is stopped costs one wake-up per keep-alive (1.5 s), not twenty a second. A transport
+// without a wait_fd() (libusb) is read in 50 ms slices, so wake() is heard within 50 ms.
 #pragma once
 
 #include "drivers/core/driver.hpp"
@@ -56,6 +63,7 @@ class DeviceSession final : private DriverHost {
 
     DeviceSession(std::unique_ptr<Transport> transport, std::unique_ptr<Driver> driver,
                   EventSink sink, Clock clock = steady_now_ms);
+    ~DeviceSession() override;
     DeviceSession(const DeviceSession&) = delete;
     DeviceSession& operator=(const DeviceSession&) = delete;
 
@@ -64,11 +72,14 @@ class DeviceSession final : private DriverHost {
     /// Turns reconnection on: after the device goes away, `reopen` is tried on the schedule of
     /// `policy` until it succeeds (see the file comment).
     void enable_reconnect(TransportOpener reopen, ReconnectPolicy policy = {});
-    /// Waits at most `max_wait_ms` for input (less if the driver needs a tick sooner),
-    /// handles what arrived and runs the driver's timers; while the device is away, waits for
-    /// the next reopen attempt instead (at most `max_wait_ms`) and makes it when it is due.
+    /// Waits at most `max_wait_ms` (negative: up to 60 s) for input, for wake(), or until the
+    /// driver's next timer (Driver::next_tick_ms) is due, whichever comes first; handles what
+    /// arrived and runs the driver's timers (on_tick); while the device is away, waits for the
+    /// next reopen attempt instead (at most `max_wait_ms`) and makes it when it is due.
     /// Returns false once disconnected for good (no reconnection), true otherwise.
     bool poll(int max_wait_ms);
+    /// Any thread: a poll() waiting now (or the next one) returns at once.
+    void wake();
     /// A clean exit: reconnection off, Driver::stop, then polls until the driver has put the
     /// device back as it found it (Driver::stopped), the device is gone, or `max_wait_ms`
     /// passed. Returns whether the driver finished. The session stays open (destroy it).
@@ -98,6 +109,9 @@ class DeviceSession final : private DriverHost {
     [[nodiscard]] std::optional<Millis> clock_ms() const override { return clock_(); }
     void handle_disconnect();
     void try_reopen(int max_wait_ms);
+    // Waits up to `wait_ms` for input or wake(), then reads what is there.
+    std::size_t wait_and_read(std::span<std::uint8_t> buf, Millis wait_ms);
+    void drain_wake();
 
     std::unique_ptr<Transport> transport_;
     std::unique_ptr<Driver> driver_;
@@ -111,6 +125,7 @@ class DeviceSession final : private DriverHost {
     ReconnectPolicy policy_;
     Millis delay_ = 0, next_attempt_ = 0;
     int failed_attempts_ = 0;
+    int wake_fd_ = -1;  // eventfd: wake()
 };
 
 /// Opens the board a URI names (`dgt:/dev/ttyACM0`): finds the driver in the registry, opens

@@ -41,6 +41,10 @@ class Transport {
     /// True if every read() returns exactly one whole device message (a USB HID report) rather
     /// than a slice of a byte stream; the session then tells the framer where reports end.
     [[nodiscard]] virtual bool message_oriented() const { return false; }
+    /// A descriptor that poll(2) reports readable (or hung up) when read() has something to
+    /// return or would find the device gone, or -1 when there is none (libusb): the session
+    /// then waits in read() itself, in slices short enough for its wake() (session.hpp).
+    [[nodiscard]] virtual int wait_fd() const { return -1; }
 };
 
 /// Raw termios on a tty or pty: O_RDWR|O_NOCTTY, raw mode, the given line settings, TIOCEXCL.

@@ -64,6 +64,11 @@ void ClockCommandQueue::tick(Millis now, bool can_send) {
     }
 }
 
+Millis ClockCommandQueue::next_due(Millis now, bool can_send) const {
+    if (in_flight_) return in_flight_->sent_at + opt_.ack_timeout_ms;
+    return can_send && !queue_.empty() ? now : kNoTick;
+}
+
 void ClockCommandQueue::fail_all(Millis now, const std::string& why) {
     if (in_flight_) finish(now, false, why);
     while (!queue_.empty()) {

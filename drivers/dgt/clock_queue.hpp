@@ -6,6 +6,7 @@
 // Time is passed in, so tests run the 2 s timeouts on simulated time.
 #pragma once
 
+#include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/dgt/protocol.hpp"
 
@@ -34,6 +35,9 @@ class ClockCommandQueue {
     bool on_ack(const ClockAck& ack, Millis now);
     /// Sends the next command if none is in flight and `can_send`; handles timeouts.
     void tick(Millis now, bool can_send);
+    /// When tick() has something to do next (ms): `now` when a command waits and can be sent,
+    /// the ACK deadline of the command in flight, kNoTick when idle.
+    [[nodiscard]] Millis next_due(Millis now, bool can_send) const;
     /// Fails everything (link lost); reports each as not ok with `why`.
     void fail_all(Millis now, const std::string& why);
 

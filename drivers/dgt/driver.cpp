@@ -2,6 +2,7 @@
 
 #include "drivers/core/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace eboard::drivers::dgt {
@@ -117,6 +118,19 @@ void DgtDriver::on_tick(Millis now) {
         now - last_clock_probe_ >= opt_.clock_probe_ms)
         request_version();
     clock_queue_.tick(now, state_ == State::Ready);
+}
+
+Millis DgtDriver::next_tick_ms(Millis now) const {
+    if (!host_) return kNoTick;
+    switch (state_) {
+    case State::Opening: return started_at_ + opt_.startup_delay_ms;
+    case State::WaitVersion: return last_version_request_ + opt_.version_retry_ms;
+    case State::Ready: break;
+    }
+    Millis due = std::max(last_rx_, last_ping_) + opt_.keepalive_ms;
+    if (clock_model_ == ClockModel::None && !clock_probe_pending_)
+        due = std::min(due, last_clock_probe_ + opt_.clock_probe_ms);
+    return std::min(due, clock_queue_.next_due(now, true));
 }
 
 void DgtDriver::lost(Millis now, const std::string& why) {

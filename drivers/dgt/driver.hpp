@@ -52,6 +52,11 @@ class DgtDriver final : public Driver, public ClockControl {
     void on_resync(Millis now) override;
     void on_link_down(Millis now) override;
     void on_tick(Millis now) override;
+    /// The start-up delay, the VERSION retry, the keep-alive (dgt.md 15 step 7: `45` after
+    /// keepalive_ms of silence), the clock probe while no clock answered, the clock command's
+    /// ACK wait (11); nothing else: the board reports changes and a running clock's times
+    /// itself (UPDATE_NICE, dgt.md 3).
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     void request_board_dump() override;
     [[nodiscard]] ClockControl* clock() override { return this; }
 

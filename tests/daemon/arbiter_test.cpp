@@ -8,7 +8,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -34,10 +33,9 @@ TEST_CASE("eboardctl: help, exit codes and errors, take-back, set position, cloc
     EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 4), 9, 150);
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string socket = (dir.path / "s").string();
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "white-side = left\npgn-dir = " << pgn_dir.string() << "\n[board.t1]\nuri = " << t1.uri() << "\n";
-    }
+    const auto args = config_args(
+        dir.path, "white-side = left\npgn-dir = " + pgn_dir.string() + "\n[board.t1]\nuri = " + t1.uri() + "\n",
+        {"--socket", socket});
     const Ctl ctl{socket, (dir.path / "ctl.err").string()};
     std::string err;
 
@@ -59,11 +57,8 @@ TEST_CASE("eboardctl: help, exit codes and errors, take-back, set position, cloc
     CHECK(ctl.run("boards", &err).status == 3);
     CHECK(err.find("cannot connect to " + socket) != std::string::npos);
 
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--socket", socket, "--events", "-"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, args);
+    Process& d = eboardd.process;
     EventLog log(d);
     LineSocket sleeper(socket); // WATCH, then never reads again
     REQUIRE(sleeper.send("{\"class\":\"WATCH\"}\n"));

@@ -8,7 +8,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -20,19 +19,15 @@ TEST_CASE("attached boards reopen after kill -9, an absent one is waited for, SI
     EmulatedBoard a("a", dir.path / "a", source_game("kasparov-deep-blue-1997.pgn", 3), 11, speed);
     EmulatedBoard b("b", dir.path / "b", source_game("lichess-db-sample.pgn", 2), 12, speed);
     const std::string socket = (dir.path / "s").string();
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "white-side = left\nevent = Attached\n"; // no boards: SIGHUP has a file to read
-    }
-    const std::vector<std::string> args{"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                                        (dir.path / "state").string(), "--socket", socket, "--events", "-"};
+    // No boards: SIGHUP has a file to read.
+    const auto args = config_args(dir.path, "white-side = left\nevent = Attached\n", {"--socket", socket});
     auto boards = [&] { return request(socket, {{"class", "BOARDS"}})["boards"]; };
     std::string game_a, game_b;
     std::int64_t b_left = 0, b_right = 0;
     {
-        NotifySocket notify((dir.path / "notify1").string());
-        Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr1").string());
-        REQUIRE(notify.wait_for("READY=1"));
+        ReadyDaemon eboardd(dir.path, args, "1");
+        Process& d = eboardd.process;
+        NotifySocket& notify = eboardd.notify;
         EventLog log(d);
         for (const EmulatedBoard* t : {&a, &b})
             REQUIRE(request(socket, {{"class", "ATTACH"}, {"uri", t->uri()}, {"name", t->name()}})["attached"] ==
@@ -103,9 +98,8 @@ TEST_CASE("attached boards reopen after kill -9, an absent one is waited for, SI
     }
 
     // Detached before the restart: forgotten; the other board is open again with its game.
-    NotifySocket notify((dir.path / "notify3").string());
-    Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr3").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, args, "3");
+    Process& d = eboardd.process;
     EventLog log(d);
     const ojson last = boards();
     REQUIRE(last.size() == 1);

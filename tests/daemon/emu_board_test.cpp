@@ -7,7 +7,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 #include <map>
 
 #include "daemon/store.hpp"
@@ -27,19 +26,14 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string pgn = kGames + "molinari-bordais-1979.pgn"; // 10 plies, ends in checkmate
     const std::vector<std::string> kinds{"dgt", "certabo", "sentio", "millennium", "chessnut"};
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\n";
-        for (const auto& k : kinds) conf << "[board." << k << "]\nuri = emu-" << k << ":" << pgn << "\n";
-        conf << "[board.idle]\nuri = emu-millennium\n"; // nobody plays: it stands in the start position
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--events", "-", "--speed", "20"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    std::string conf = "pgn-dir = " + pgn_dir.string() + "\nwhite-side = left\n";
+    for (const auto& k : kinds) conf += "[board." + k + "]\nuri = emu-" + k + ":" + pgn + "\n";
+    conf += "[board.idle]\nuri = emu-millennium\n"; // nobody plays: it stands in the start position
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, conf, {"--speed", "20"}));
+    Process& d = eboardd.process;
     EventLog log(d);
     const GameRecord source = source_game("molinari-bordais-1979.pgn");
+    std::map<std::string, std::string> game_of; // kind -> its game
     for (const auto& k : kinds) {
         INFO("emu-" << k);
         const ojson board = log.wait_for("BOARD", k);
@@ -54,9 +48,7 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
         const auto alerts = log.of("ALERT", k);
         for (const auto& a : alerts) UNSCOPED_INFO(a.dump());
         CHECK(alerts.empty());
-        auto recorded = read_pgn_game(slurp(pgn_dir / (result["game"].get<std::string>() + ".pgn")));
-        REQUIRE(recorded.has_value());
-        CHECK(sans_of(*recorded) == sans_of(source));
+        game_of[k] = result["game"].get<std::string>();
         // Only the DGT board has a clock: the others complete a move by the next one.
         CHECK(log.of("MOVE", k).back()["status"] == "completed");
         CHECK(log.of("MOVE", k).back().contains("clock") == (k == "dgt"));
@@ -66,6 +58,13 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
     CHECK(log.of("MOVE", "idle").empty());
     d.signal(SIGTERM);
     CHECK(d.wait_exit() == 0);
+    // The PGN files follow the announcements (daemon/recorder.hpp); at the exit they are written.
+    for (const auto& [k, game] : game_of) {
+        INFO("emu-" << k);
+        auto recorded = read_pgn_game(slurp(pgn_dir / (game + ".pgn")));
+        REQUIRE(recorded.has_value());
+        CHECK(sans_of(*recorded) == sans_of(source));
+    }
 }
 
 TEST_CASE("emu- boards: an unknown emulator or an unreadable game is refused at start") {
@@ -84,18 +83,14 @@ TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millenni
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string state = (dir.path / "state").string();
     const std::string pgn = kGames + "molinari-bordais-1979.pgn";
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\n[board.cert]\nuri = emu-certabo:" << pgn
-             << "\n[board.mill]\nuri = emu-millennium:" << pgn << "\n";
-    }
-    const std::vector<std::string> args{"--config", (dir.path / "eboardd.conf").string(), "--state-dir", state,
-                                        "--events", "-", "--speed", "4"};
+    const auto args = config_args(dir.path,
+                                  "pgn-dir = " + pgn_dir.string() + "\n[board.cert]\nuri = emu-certabo:" + pgn +
+                                      "\n[board.mill]\nuri = emu-millennium:" + pgn + "\n",
+                                  {"--speed", "4"});
     std::map<std::string, std::string> game_of;
     {
-        NotifySocket notify((dir.path / "notify").string());
-        Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr").string());
-        REQUIRE(notify.wait_for("READY=1"));
+        ReadyDaemon eboardd(dir.path, args);
+        Process& d = eboardd.process;
         EventLog log(d);
         for (const std::string b : {"cert", "mill"}) {
             game_of[b] = log.wait_for("GAME", b).value("game", "");
@@ -112,9 +107,8 @@ TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millenni
     }
     // Restarted: the boards stand mid-game (the emulators set up from the store); the Certabo
     // reads its pieces with the stored calibration, and both games go on to the checkmate.
-    NotifySocket notify((dir.path / "notify2").string());
-    Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr2").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, args, "2");
+    Process& d = eboardd.process;
     EventLog log(d);
     const GameRecord source = source_game("molinari-bordais-1979.pgn");
     for (const std::string b : {"cert", "mill"}) {
@@ -126,10 +120,13 @@ TEST_CASE("emu- boards: restarted mid-game, the Certabo calibration and Millenni
         CHECK(result["termination"] == "checkmate");
         CHECK(log.of("GAME", b).size() <= 1); // only the end: no new game
         CHECK(log.of("ALERT", b).empty());
+    }
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
+    for (const std::string b : {"cert", "mill"}) {
+        INFO(b);
         auto recorded = read_pgn_game(slurp(pgn_dir / (game_of[b] + ".pgn")));
         REQUIRE(recorded.has_value());
         CHECK(sans_of(*recorded) == sans_of(source));
     }
-    d.signal(SIGTERM);
-    CHECK(d.wait_exit() == 0);
 }

@@ -8,7 +8,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -35,18 +34,12 @@ TEST_CASE("6.9 flag fall read from the clock: ALERT flag with the ruling of each
         emu.back()->plug(*start, 60000, 2000); // White left, 1 min; Black right, 2 s
     }
     const std::string socket = (dir.path / "s").string();
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "white-side = left\n";
-        for (std::size_t i = 0; i < boards.size(); ++i)
-            conf << "[board." << boards[i].first << "]\nuri = " << emu[i]->uri() << "\nrules = " << boards[i].second
-                 << "\n";
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--socket", socket, "--events", "-"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    std::string conf = "white-side = left\n";
+    for (std::size_t i = 0; i < boards.size(); ++i)
+        conf += "[board." + boards[i].first + "]\nuri = " + emu[i]->uri() + "\nrules = " + boards[i].second + "\n";
+    const auto args = config_args(dir.path, conf, {"--socket", socket});
+    ReadyDaemon eboardd(dir.path, args);
+    Process& d = eboardd.process;
     EventLog log(d);
     for (auto& b : emu) {
         REQUIRE(b->wait_driver_ready());

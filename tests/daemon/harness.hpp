@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -332,7 +333,6 @@ inline std::vector<std::string> sans_of(const GameRecord& g) {
     return out;
 }
 
-/// The eboardd binary.
 /// One request on the client API socket at `socket` (after its VERSION line) and the reply
 /// object (docs/client-api.md).
 inline ojson request(const std::string& socket, const ojson& req) {
@@ -344,7 +344,31 @@ inline ojson request(const std::string& socket, const ojson& req) {
     return ojson::parse(*reply);
 }
 
+/// The eboardd and eboardctl binaries.
 inline std::string eboardd_bin() { return std::string(EBOARD_BIN_DIR) + "/eboardd"; }
 inline std::string eboardctl_bin() { return std::string(EBOARD_BIN_DIR) + "/eboardctl"; }
+
+/// Writes `config` to `<dir>/eboardd.conf` and returns eboardd's arguments for a test:
+/// `--config` that file, `--state-dir <dir>/state`, `--events -`, then `more`.
+inline std::vector<std::string> config_args(const std::filesystem::path& dir, const std::string& config,
+                                            const std::vector<std::string>& more = {}) {
+    std::ofstream(dir / "eboardd.conf") << config;
+    std::vector<std::string> args{"--config", (dir / "eboardd.conf").string(), "--state-dir",
+                                  (dir / "state").string(), "--events", "-"};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+/// The eboardd process on `args`, with NOTIFY_SOCKET `<dir>/notify<tag>` and its stderr in
+/// `<dir>/stderr<tag>`; constructed once it said READY=1 (the test fails if it does not).
+struct ReadyDaemon {
+    NotifySocket notify;
+    Process process;
+    ReadyDaemon(const std::filesystem::path& dir, const std::vector<std::string>& args, const std::string& tag = "")
+        : notify((dir / ("notify" + tag)).string()),
+          process(eboardd_bin(), args, notify.path(), (dir / ("stderr" + tag)).string()) {
+        REQUIRE(notify.wait_for("READY=1"));
+    }
+};
 
 } // namespace eboard::test

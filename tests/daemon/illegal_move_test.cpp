@@ -103,8 +103,26 @@ TEST_CASE("7.5.1 an illegal move completed on the clock: ALERT, clock text and b
     ctl.send("{\"class\":\"PENALTY\",\"board\":\"t1\",\"decision\":\"apply\"}\n");
     CHECK(next(ctl)["class"] == "ERROR"); // nothing left to penalise
 
+    board.move(Square::parse("e5"), Square::parse("e2")); // the position before it restored
     boost::asio::post(daemon.io(), [&] { daemon.stop(); });
     loop.join();
     CHECK(status == 0);
+
+    // Restarted on the same store: the decided penalty stays decided (never applied twice).
+    {
+        eboard::test::NotifySocket notify2((dir / "notify2").string());
+        setenv("NOTIFY_SOCKET", notify2.path().c_str(), 1);
+        Daemon again(c);
+        std::thread loop2([&] { status = again.run(); });
+        REQUIRE(notify2.wait_for("READY=1"));
+        unsetenv("NOTIFY_SOCKET");
+        LineSocket ctl2(c.socket);
+        (void)next(ctl2);
+        ctl2.send("{\"class\":\"PENALTY\",\"board\":\"t1\",\"decision\":\"apply\"}\n");
+        CHECK(next(ctl2)["class"] == "ERROR");
+        boost::asio::post(again.io(), [&] { again.stop(); });
+        loop2.join();
+        CHECK(status == 0);
+    }
     fs::remove_all(dir);
 }

@@ -7,7 +7,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -39,20 +38,17 @@ TEST_CASE("eboardd with three boards: each game recorded exactly, with its board
     EmulatedBoard t3("t3", dir.path / "t3", source_game("cutechess-fischerrandom.pgn", 2), 33, speed);
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string socket = (dir.path / "s").string();
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\n"
-             << "event = Integration\nsite = Emulated\ntime-control = 5400+30\nwhite-side = left\n"
-             << "[board.t1]\nuri = " << t1.uri() << "\nround = 1\nwhite = Anastasian, A\nblack = Lewis, D\n"
-             << "[board.t2]\nuri = " << t2.uri() << "\nround = 2.1\nwhite = alanbrito4\nblack = Meridyan\n"
-             << "rules = fide-2023-rapid\ntime-control = 900+10\n"
-             << "[board.t3]\nuri = " << t3.uri() << "\nround = 3\nevent = Chess960 side event\n";
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--socket", socket, "--events", "-"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    const auto args = config_args(
+        dir.path,
+        "pgn-dir = " + pgn_dir.string() + "\n" +
+            "event = Integration\nsite = Emulated\ntime-control = 5400+30\nwhite-side = left\n" +
+            "[board.t1]\nuri = " + t1.uri() + "\nround = 1\nwhite = Anastasian, A\nblack = Lewis, D\n" +
+            "[board.t2]\nuri = " + t2.uri() + "\nround = 2.1\nwhite = alanbrito4\nblack = Meridyan\n" +
+            "rules = fide-2023-rapid\ntime-control = 900+10\n" +
+            "[board.t3]\nuri = " + t3.uri() + "\nround = 3\nevent = Chess960 side event\n",
+        {"--socket", socket});
+    ReadyDaemon eboardd(dir.path, args);
+    Process& d = eboardd.process;
     EventLog log(d);
     std::map<std::string, std::string> game_of;
     for (auto* b : {&t1, &t2, &t3}) {
@@ -131,6 +127,9 @@ TEST_CASE("eboardd with three boards: each game recorded exactly, with its board
     CHECK(log.of("ALERT", "t1").empty());
     CHECK(log.of("ALERT", "t3").empty());
 
+    // A GAMES reply names the PGN files once they show what the store holds (they follow the
+    // announcements, daemon/recorder.hpp).
+    CHECK(request(socket, {{"class", "GAMES"}})["class"] == "GAMES");
     for (auto* b : {&t1, &t2, &t3}) {
         INFO("board " << b->name());
         const GameRecord g = recorded(pgn_dir, game_of[b->name()]);

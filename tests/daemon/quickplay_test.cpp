@@ -6,7 +6,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -15,17 +14,10 @@ TEST_CASE("10.3 2001: an illegal move in a quickplay finish costs 2 minutes, in 
     TempDir dir("eboardd-qpf");
     EmulatedBoard slow("slow", dir.path / "slow", source_game("lichess-db-sample.pgn"), 1, 150);
     EmulatedBoard sd("sd", dir.path / "sd", source_game("lichess-db-sample.pgn"), 2, 150);
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "white-side = left\nrules = fide-2001\n"
-             << "[board.slow]\nuri = " << slow.uri() << "\ntime-control = 5400+30\n"
-             << "[board.sd]\nuri = " << sd.uri() << "\ntime-control = 600\n";
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--events", "-"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, "white-side = left\nrules = fide-2001\n[board.slow]\nuri = " +
+                                                            slow.uri() + "\ntime-control = 5400+30\n[board.sd]\nuri = " +
+                                                            sd.uri() + "\ntime-control = 600\n"));
+    Process& d = eboardd.process;
     EventLog log(d);
     for (auto* b : {&slow, &sd}) {
         REQUIRE_FALSE(log.wait_for("GAME", b->name()).is_null());

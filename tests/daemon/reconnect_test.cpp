@@ -8,7 +8,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 using namespace eboard;
 using namespace eboard::test;
@@ -29,16 +28,10 @@ TEST_CASE("unplug and replug in mid-game: BOARD events, board_disconnected, the 
     EmulatedBoard t1("t1", dir.path / "t1", source_game("kasparov-deep-blue-1997.pgn", 0), 5, speed);
     EmulatedBoard t2("t2", dir.path / "t2", source_game("lichess-db-sample.pgn", 3), 6, speed);
     const fs::path pgn_dir = dir.path / "pgn";
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\nmismatch-grace = 0.5\n"
-             << "[board.t1]\nuri = " << t1.uri() << "\n[board.t2]\nuri = " << t2.uri() << "\n";
-    }
-    NotifySocket notify((dir.path / "notify").string());
-    Process d(eboardd_bin(), {"--config", (dir.path / "eboardd.conf").string(), "--state-dir",
-                              (dir.path / "state").string(), "--events", "-"},
-              notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, "pgn-dir = " + pgn_dir.string() +
+                                                            "\nwhite-side = left\nmismatch-grace = 0.5\n[board.t1]\nuri = " +
+                                                            t1.uri() + "\n[board.t2]\nuri = " + t2.uri() + "\n"));
+    Process& d = eboardd.process;
     EventLog log(d);
     const std::string game1 = log.wait_for("GAME", "t1").value("game", "");
     const std::string game2 = log.wait_for("GAME", "t2").value("game", "");

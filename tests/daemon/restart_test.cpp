@@ -7,7 +7,6 @@
 
 #include "tests/daemon/harness.hpp"
 
-#include <fstream>
 
 #include "daemon/store.hpp"
 
@@ -23,18 +22,14 @@ TEST_CASE("kill -9 with two games in progress, restart: no completed move lost, 
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string state = (dir.path / "state").string();
     const std::string socket = (dir.path / "s").string();
-    {
-        std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\n"
-             << "[board.t1]\nuri = " << t1.uri() << "\n[board.t2]\nuri = " << t2.uri() << "\n";
-    }
-    const std::vector<std::string> args{"--config", (dir.path / "eboardd.conf").string(), "--state-dir", state,
-                                        "--socket", socket, "--events", "-"};
+    const auto args = config_args(dir.path,
+                                  "pgn-dir = " + pgn_dir.string() + "\nwhite-side = left\n[board.t1]\nuri = " + t1.uri() +
+                                      "\n[board.t2]\nuri = " + t2.uri() + "\n",
+                                  {"--socket", socket});
     std::string game1, game2;
     {
-        NotifySocket notify((dir.path / "notify").string());
-        Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr").string());
-        REQUIRE(notify.wait_for("READY=1"));
+        ReadyDaemon eboardd(dir.path, args);
+        Process& d = eboardd.process;
         EventLog log(d);
         game1 = log.wait_for("GAME", "t1").value("game", "");
         game2 = log.wait_for("GAME", "t2").value("game", "");

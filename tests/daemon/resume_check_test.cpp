@@ -237,3 +237,48 @@ TEST_CASE("daemon: killed, a move made while it was down: restarted, the move is
     rig.check_no_irregularity();
     rig.finish();
 }
+
+TEST_CASE("daemon: killed after a move made, pressed while it was down: restarted, the lever completes it") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.start();
+    REQUIRE(rig.board.play(*rig.log, 10));
+    rig.board.make_next_move(); // ply 11 made, not completed
+    REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
+    rig.daemon->signal(SIGKILL);
+    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11)); // nobody listens
+    rig.start();
+    REQUIRE(rig.log->wait_completed("t1", 11));
+    rig.check_no_irregularity();
+    rig.finish();
+}
+
+TEST_CASE("daemon: killed, a move made and pressed while it was down: restarted, the move is made and completed") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.start();
+    REQUIRE(rig.board.play(*rig.log, 10));
+    rig.daemon->signal(SIGKILL);
+    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.board.make_next_move(); // ply 11 made ...
+    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11)); // ... and pressed while nobody watched
+    rig.start();
+    REQUIRE(rig.log->wait_completed("t1", 11));
+    CHECK(rig.moves(11, "made") == 1);
+    rig.check_no_irregularity();
+    rig.finish();
+}
+
+TEST_CASE("daemon: restarted, the game's last completed move is announced again (a kill may have cut it off)") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.start();
+    REQUIRE(rig.board.play(*rig.log, 10));
+    rig.daemon->signal(SIGKILL);
+    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.start();
+    // Recorded before it was announced: said again from the store, the same ply and move.
+    REQUIRE(rig.log->wait_completed("t1", 10));
+    CHECK(rig.moves(10, "completed") == 1);
+    CHECK(rig.moves(9, "completed") == 0);
+    rig.check_no_irregularity();
+    rig.finish();
+}

@@ -56,6 +56,8 @@ TEST_CASE("sd_notify: READY and STATUS, watchdog pings, SIGHUP reload for the ne
     CHECK(request(socket, {{"class", "BOARDS"}})["boards"][0]["rules"] == "fide-2023-rapid");
     CHECK_FALSE(log.wait_for("GAME", "t1", [&](const ojson& e) { return e["game"] == second; }).is_null());
     // The first game ended unfinished; its PGN keeps its own White, the new one has the new.
+    // (A GAMES reply names the PGN files once they are written: they follow the announcements.)
+    CHECK(request(socket, {{"class", "GAMES"}})["class"] == "GAMES");
     auto g1 = read_pgn_game(slurp(pgn_dir / (first + ".pgn")));
     REQUIRE(g1.has_value());
     CHECK(*g1->tag("White") == "Before, Reload");

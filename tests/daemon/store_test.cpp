@@ -179,6 +179,27 @@ TEST_CASE("store: a version 2 file gets the attached_boards table, its games kep
     CHECK(store->unfinished_games() == std::vector<std::string>{id});
 }
 
+TEST_CASE("store: a version 3 file gets the pgn_pending table, its games kept") {
+    TempDir dir;
+    std::string id;
+    {
+        auto store = open_store(dir.path);
+        id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+    }
+    {
+        // The file as eboardd with schema version 3 left it: no pgn_pending table.
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open((dir.path / "eboardd.db").c_str(), &db) == SQLITE_OK);
+        CHECK(sqlite3_exec(db, "DROP TABLE pgn_pending; PRAGMA user_version = 3;", nullptr, nullptr, nullptr) ==
+              SQLITE_OK);
+        sqlite3_close(db);
+    }
+    auto store = open_store(dir.path);
+    REQUIRE(store->mark_pgn_pending(id).has_value());
+    CHECK(store->pgn_pending() == std::vector<std::string>{id});
+    CHECK(store->unfinished_games() == std::vector<std::string>{id});
+}
+
 TEST_CASE("store: an unusable state directory is a clear error") {
     auto s = Store::open("/proc/eboardd-cannot-be-here");
     REQUIRE_FALSE(s.has_value());

@@ -4,8 +4,7 @@
 // LEDs and beep, unplug. The same driver over libusb under umockdev: tests/usb.
 #include "chessnut_harness.hpp"
 #include "game_play.hpp"
-
-#include <filesystem>
+#include "game_sweep.hpp"
 
 using namespace eboard;
 using namespace eboard::drivers;
@@ -140,26 +139,11 @@ TEST_CASE("chessnut emu: start-up through the driver reaches realtime mode and r
 TEST_CASE("chessnut emu: every move of every game in shared/data/games, both orientations") {
     // All games of every file (the lichess sample is 438 games) in both orientations, over the
     // in-process transport; tests/usb plays a subset through libusb under umockdev.
-    std::vector<std::string> files;
-    for (const auto& f : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DATA) + "/games"))
-        if (f.path().extension() == ".pgn") files.push_back(f.path().filename().string());
-    std::sort(files.begin(), files.end());
-    REQUIRE(files.size() >= 8);
-    std::size_t games = 0, moves = 0;
-    for (const auto& name : files) {
-        const auto all = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + name, 100000);
-        REQUIRE_FALSE(all.empty());
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            for (const bool rotated : {false, true}) {
-                INFO(name << " game " << i + 1 << (rotated ? " rotated" : ""));
-                CHECK(play_game(all[i], rotated) == static_cast<int>(all[i].san.size()));
-            }
-            ++games;
-            moves += all[i].san.size();
-        }
-    }
-    CHECK(games == 475);
-    WARN(games << " games, " << moves << " moves");
+    const SweepCount swept = sweep_shared_games([](const PgnGame& g, bool rotated) {
+        CHECK(play_game(g, rotated) == static_cast<int>(g.san.size()));
+    });
+    CHECK(swept.games == 475);
+    WARN(swept.games << " games, " << swept.moves << " moves");
 }
 
 TEST_CASE("chessnut emu 10: invalid nibbles, garbled reports and repeats end in the right board") {

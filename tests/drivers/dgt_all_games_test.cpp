@@ -3,13 +3,10 @@
 // sample and the Chess960 file included), both orientations. The board model and the real
 // driver are wired byte for byte on simulated time (Loopback), so the whole collection takes
 // seconds; dgt_emulator_test.cpp plays a subset over a pty with a real session.
+#include "game_sweep.hpp"
 #include "harness.hpp"
-#include "pgn_moves.hpp"
 
 #include "drivers/emu/board_emu.hpp"
-
-#include <algorithm>
-#include <filesystem>
 
 using namespace eboard;
 using namespace eboard::drivers;
@@ -59,24 +56,9 @@ int play_direct(const PgnGame& g, bool rotated) {
 } // namespace
 
 TEST_CASE("dgt emu: every move of every game in shared/data/games, both orientations") {
-    std::vector<std::string> files;
-    for (const auto& f : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DATA) + "/games"))
-        if (f.path().extension() == ".pgn") files.push_back(f.path().filename().string());
-    std::sort(files.begin(), files.end());
-    REQUIRE(files.size() >= 8);
-    std::size_t games = 0, moves = 0;
-    for (const auto& name : files) {
-        const auto all = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + name, 100000);
-        REQUIRE_FALSE(all.empty());
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            for (const bool rotated : {false, true}) {
-                INFO(name << " game " << i + 1 << (rotated ? " rotated" : ""));
-                REQUIRE(play_direct(all[i], rotated) == static_cast<int>(all[i].san.size()));
-            }
-            ++games;
-            moves += all[i].san.size();
-        }
-    }
-    CHECK(games == 475);
-    WARN(games << " games, " << moves << " moves, both orientations");
+    const SweepCount swept = sweep_shared_games([](const PgnGame& g, bool rotated) {
+        REQUIRE(play_direct(g, rotated) == static_cast<int>(g.san.size()));
+    });
+    CHECK(swept.games == 475);
+    WARN(swept.games << " games, " << swept.moves << " moves, both orientations");
 }

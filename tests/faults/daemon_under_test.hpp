@@ -1,9 +1,9 @@
 // eboardd as the fault tests need it: a process that may be killed with SIGKILL and started
 // again on the same state, whose events (`--events -`) of every run are kept in one list, and
-// simulated players that stop touching the boards while the daemon is being restarted (a
-// "stop the world" lock), so that a kill lands at a random moment of a player's handling —
-// a piece in the air, a move made but not pressed — and not while the board changes under a
-// daemon that is not there. Waits are conditions with deadlines, never sleeps.
+// simulated players for the tests that restart the daemon at a chosen moment: they stop
+// touching the boards while it restarts (a "stop the world" lock, between their moves). The
+// kill -9 sweep (kill9_test.cpp) has players of its own that never stop. Waits are conditions
+// with deadlines, never sleeps.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -160,32 +160,25 @@ class WorldLock {
     bool stopping_ = false;
 };
 
-/// When a player lets the daemon be killed and restarted (see play()).
-enum class KillWindow {
-    Idle,   ///< only between his moves, once the last one was announced completed
-    Press,  ///< also right after his press, before the daemon completed the move
-    Inside, ///< also during his handling (a piece in the air, a move made and not pressed)
-};
-
 /// Plays plies [from, to] of `board`'s game (1-based; to = -1: to the end): each move by the
 /// simulated player, then waits for the daemon's completed MOVE of that ply (from any run);
-/// restarts happen only in `window`. False if a ply was not completed within `timeout_ms`.
+/// the world stops (restarts happen) only between his moves, once the last one was announced
+/// completed. False if a ply was not completed within `timeout_ms`.
 inline bool play(EmulatedBoard& board, DaemonUnderTest& daemon, WorldLock& world, int from = 1, int to = -1,
-                 KillWindow window = KillWindow::Idle, int timeout_ms = 60000) {
+                 int timeout_ms = 60000) {
     const auto& moves = board.game().moves;
     if (to < 0) to = static_cast<int>(moves.size());
     for (int ply = from; ply <= to; ++ply) {
         world.enter();
-        const bool inside = window == KillWindow::Inside;
         const bool ok = board.player().play(moves[static_cast<std::size_t>(ply - 1)].move,
-                                            [&](std::chrono::microseconds d) {
-                                                if (inside) world.leave();
+                                            [](std::chrono::microseconds d) {
                                                 std::this_thread::sleep_for(d); // the player's handling time
-                                                if (inside) world.enter();
                                                 return true;
                                             });
-        if (window != KillWindow::Idle) world.leave();
-        if (!ok) return false;
+        if (!ok) {
+            world.leave();
+            return false;
+        }
         if (!daemon.seen("MOVE", board.name(), [ply](const ojson& e) {
                 return e.value("ply", 0) == ply && e.value("status", "") == "completed";
             }, timeout_ms)) {
@@ -196,10 +189,10 @@ inline bool play(EmulatedBoard& board, DaemonUnderTest& daemon, WorldLock& world
             // thread-safe).
             std::fprintf(stderr, "board %s: ply %d was not completed; its last event: %s\n", board.name().c_str(),
                          ply, last.c_str());
-            if (window == KillWindow::Idle) world.leave();
+            world.leave();
             return false;
         }
-        if (window == KillWindow::Idle) world.leave();
+        world.leave();
     }
     return true;
 }

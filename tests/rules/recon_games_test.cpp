@@ -1,6 +1,7 @@
 // Every game of ../shared/data/games handled the human way (rules/handling.hpp: seeded capture,
 // castling, en passant and promotion orders, slides, bounce, adjusting, DGT scan dynamics) on
-// occupancy-only and identity boards must come out exactly, with no irregularity alert.
+// occupancy-only and identity boards, as square changes or whole-board reports, must come out
+// exactly, with no irregularity alert.
 #include <catch2/catch.hpp>
 
 #include "recon_support.hpp"
@@ -13,6 +14,10 @@ namespace {
 struct Variant {
     const char* name;
     bool identity, dgt_scan, clock, rotated;
+    /// -1: square changes (DGT, Millennium, Certabo, Sentio); 0: the whole board in a report on
+    /// every change (Chessnut); > 0: such reports read by a late host, stamped with the time it
+    /// reads them, every report_ms (the changes of a period share a time stamp: one report).
+    TimeMs report_ms = -1;
 };
 constexpr Variant kVariants[] = {
     {"occupancy, clock", false, false, true, false},
@@ -20,7 +25,34 @@ constexpr Variant kVariants[] = {
     {"occupancy, no clock", false, false, false, false},
     {"identity, rotated board, no clock", true, false, false, true},
     {"occupancy, rotated board, clock", false, false, true, true},
+    {"identity, whole-board reports, no clock", true, false, false, false, 0},
+    {"identity, whole-board reports read every 30 ms, no clock", true, false, false, false, 30},
 };
+
+/// The hands' square changes as the whole-board reports of Variant::report_ms.
+std::vector<SensorEvent> as_reports(const std::vector<SensorEvent>& in, TimeMs report_ms) {
+    std::vector<SensorEvent> out;
+    BoardReading board{};
+    std::vector<BoardSnapshot> unread;  // reports the host reads at their (common) time stamp
+    for (const SensorEvent& e : in) {
+        const TimeMs t = time_of(e);
+        if (!unread.empty() && t >= unread.front().t_ms) {
+            out.insert(out.end(), unread.begin(), unread.end());
+            unread.clear();
+        }
+        if (const auto* c = std::get_if<SquareChange>(&e)) {
+            board[static_cast<std::size_t>(c->square.index())] = c->reading;
+            const TimeMs read = report_ms > 0 ? (t / report_ms + 1) * report_ms : t;
+            if (read == t) out.emplace_back(BoardSnapshot{t, board});
+            else unread.push_back(BoardSnapshot{read, board});
+            continue;
+        }
+        if (const auto* s = std::get_if<BoardSnapshot>(&e)) board = s->board;
+        out.push_back(e);
+    }
+    out.insert(out.end(), unread.begin(), unread.end());
+    return out;
+}
 
 /// Plays `g` under `v` and checks the reconstruction; returns a failure description or "".
 std::string check_game(const PgnGame& g, const Variant& v, std::uint64_t seed) {
@@ -42,7 +74,9 @@ std::string check_game(const PgnGame& g, const Variant& v, std::uint64_t seed) {
         // Not a start array: the arbiter starts the game from the FEN.
         r.take(r.rec.start_game(start, 0));
     }
-    r.feed(handle_game(start, moves, o));
+    std::vector<SensorEvent> events = handle_game(start, moves, o);
+    if (v.report_ms >= 0) events = as_reports(events, v.report_ms);
+    r.feed(events);
     std::vector<std::string> want = uci_list(start, moves);
     std::string why;
     if (r.games_started != 1) why += "games started: " + std::to_string(r.games_started) + "\n";

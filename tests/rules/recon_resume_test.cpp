@@ -91,3 +91,55 @@ TEST_CASE("7.4 a resumed game: a first reading that no legal move explains is a 
     CHECK(r.made == std::vector<std::string>{"g1f3"});
     CHECK(r.count(AlertKind::PositionMismatch) == 1);
 }
+
+TEST_CASE("6.2.1 a resumed game: a press made while nobody listened, seen in the lever, completes the move") {
+    SECTION("the move was recorded made, not completed") {
+        Run r;
+        const Position p = after(kStart, {"e2e4", "e7e5", "g1f3"});
+        r.take(r.rec.resume_game(p, true, 0));
+        r.feed({reading(p, true, 100)});
+        r.take(r.rec.lever_seen(Color::White, 200));
+        CHECK(r.completed == std::vector<int>{1});
+        r.feed({Tick{8000}});
+        CHECK(r.irregularities() == 0);
+    }
+    SECTION("the move was made while nobody watched (the board's first reading shows it)") {
+        for (bool id : {false, true}) {
+            INFO("identity " << id);
+            Run r;
+            const Position p = after(kStart, {"e2e4", "e7e5"});
+            r.take(r.rec.resume_game(p, false, 0));
+            // A bishop that could have gone further: the move waits to settle when the lever is read.
+            r.feed({reading(after(kStart, {"e2e4", "e7e5", "f1c4"}), id, 100)});
+            r.take(r.rec.lever_seen(Color::White, 150));
+            CHECK(r.made == std::vector<std::string>{"f1c4"});
+            CHECK(r.completed == std::vector<int>{1});
+            r.feed({Tick{8000}});
+            CHECK(r.irregularities() == 0);
+        }
+    }
+}
+
+TEST_CASE("6.2.1 a resumed game: a lever down since the player's previous press completes nothing") {
+    SECTION("the opponent is to move and has not moved") {
+        Run r;
+        const Position p = after(kStart, {"e2e4", "e7e5"});
+        r.take(r.rec.resume_game(p, false, 0));
+        r.feed({reading(p, true, 100)});
+        r.take(r.rec.lever_seen(Color::Black, 200)); // Black pressed after e5, as recorded
+        r.feed({reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), true, 400), Tick{8000}});
+        CHECK(r.made == std::vector<std::string>{"g1f3"});
+        CHECK(r.completed.empty()); // White has not pressed yet
+        CHECK(r.irregularities() == 0);
+    }
+    SECTION("the player on move, the board showing no move of his: not a press without a move (7.5.3)") {
+        Run r;
+        const Position p = after(kStart, {"e2e4", "e7e5"});
+        r.take(r.rec.resume_game(p, false, 0));
+        r.feed({reading(p, true, 100)});
+        r.take(r.rec.lever_seen(Color::White, 200));
+        r.feed({Tick{8000}});
+        CHECK(r.completed.empty());
+        CHECK(r.irregularities() == 0);
+    }
+}
