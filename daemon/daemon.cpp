@@ -6,6 +6,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,11 @@
 
 namespace eboard::daemon {
 
+namespace {
+// At exit, how long the boards closed by DETACH get to end their device thread.
+constexpr int kRetiredExitWaitMs = 2000;
+} // namespace
+
 Daemon::Daemon(Config config)
     : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_), status_timer_(io_) {}
 
@@ -38,6 +44,7 @@ Daemon::~Daemon() {
         if (e.player) e.player->stop();
     for (auto& l : links_) l->stop();
     links_.clear();
+    abandon_retired(kRetiredExitWaitMs);
     simulation_.reset();
     if (server_) server_->close();
     if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
@@ -610,13 +617,16 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
     const std::string closed = board->name();
     for (std::size_t i = 0; i < boards_.size(); ++i) {
         if (boards_[i].get() != board) continue;
-        links_[i]->stop();
+        // Never waited for here: a device thread stuck in a transfer would stall every board
+        // and client. The thread is joined off the loop (retire()).
+        links_[i]->request_stop();
         // The game stays in the store, unfinished: it resumes when the board is attached again.
         board->set_connected(false, wall_clock_ms());
         recorder_->submit([closed](Store& store) { return store.forget_attached(closed); });
         recorder_->flush();
         for (auto& e : emulated_)
             if (e.board == closed && e.player) e.player->stop(); // the emulator outlives its link
+        retire(std::move(links_[i]), std::move(boards_[i]));
         links_.erase(links_.begin() + static_cast<std::ptrdiff_t>(i));
         boards_.erase(boards_.begin() + static_cast<std::ptrdiff_t>(i));
         break;
@@ -628,6 +638,64 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
     r["board"] = closed;
     r["detached"] = true;
     return r;
+}
+
+} // namespace eboard::daemon
+
+namespace eboard::daemon {
+
+void Daemon::retire(std::unique_ptr<BoardLink> link, std::unique_ptr<BoardSession> board) {
+    auto r = std::make_unique<Retired>();
+    r->link = std::move(link);
+    r->board = std::move(board);
+    r->joiner = std::thread([this, link = r->link.get(), entry = r.get(), state = retire_state_] {
+        link->join();
+        std::lock_guard lock(state->mutex);
+        entry->done = true;
+        state->ended.notify_all();
+        if (!state->daemon_gone) boost::asio::post(io_, [this] { reap_retired(); });
+    });
+    retired_.push_back(std::move(r));
+}
+
+void Daemon::reap_retired() {
+    std::vector<std::unique_ptr<Retired>> ended;
+    {
+        std::lock_guard lock(retire_state_->mutex);
+        for (auto it = retired_.begin(); it != retired_.end();) {
+            if ((*it)->done) {
+                ended.push_back(std::move(*it));
+                it = retired_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (auto& r : ended) r->joiner.join(); // it has posted this, or is about to return
+    // `ended` goes here: the links and sessions are freed on the loop's thread.
+}
+
+void Daemon::abandon_retired(int wait_ms) {
+    {
+        std::unique_lock lock(retire_state_->mutex);
+        retire_state_->ended.wait_for(lock, std::chrono::milliseconds(wait_ms), [this] {
+            return std::all_of(retired_.begin(), retired_.end(), [](const auto& r) { return r->done; });
+        });
+        retire_state_->daemon_gone = true;
+    }
+    for (auto& r : retired_) {
+        if (r->done) {
+            r->joiner.join();
+            continue;
+        }
+        // Its device never returned: the thread keeps what it uses (the process is exiting).
+        log_warning("board " + r->board->name() + ": its device did not close; left to the exit");
+        r->joiner.detach();
+        (void)r->link.release();
+        (void)r->board.release();
+        (void)r.release();
+    }
+    retired_.clear();
 }
 
 } // namespace eboard::daemon

@@ -144,6 +144,21 @@ void DeviceLink::stop() {
         if (live_) live_->wake();
     }
     wake_.notify_all();
+    join();
+}
+
+void DeviceLink::request_stop() {
+    *alive_ = false; // what the device thread still posts is dropped
+    deadline_.set(std::nullopt);
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        if (live_) live_->wake();
+    }
+    wake_.notify_all();
+}
+
+void DeviceLink::join() {
     if (thread_.joinable()) thread_.join();
 }
 

@@ -46,6 +46,8 @@ class DeviceLink final : public BoardLink {
 
     void start() override;
     void stop() override;
+    void request_stop() override;
+    void join() override;
     [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
     [[nodiscard]] Expected<std::string> penalty(bool apply) override;
     void restart_game() override;

@@ -108,6 +108,16 @@ class Stmt {
     sqlite3_stmt* s_ = nullptr;
 };
 
+// One statement that returns no rows, `params` bound to its ?s in order; an error names `what`.
+template <typename... Params>
+Expected<bool> run(sqlite3* db, const char* what, const char* sql, const Params&... params) {
+    Stmt s(db, sql);
+    int i = 0;
+    (s.bind(++i, params), ...);
+    if (s.step() != SQLITE_DONE) return s.error(what);
+    return true;
+}
+
 std::string utc_day(std::int64_t time_ms, const char* format) {
     const std::time_t t = static_cast<std::time_t>(time_ms / 1000);
     std::tm tm{};
@@ -303,9 +313,7 @@ Expected<bool> Store::apply_event(const Event& event) {
         return set_result(r->game, r->result, r->termination, r->confirmed);
     } else if (const auto* g = std::get_if<GameEvent>(&event)) {
         if (g->kind == GameEvent::Kind::End) {
-            Stmt up(db_, "UPDATE games SET ended = 1 WHERE id = ?;");
-            up.bind(1, g->game);
-            if (up.step() != SQLITE_DONE) return up.error("game end");
+            if (auto ok = run(db_, "game end", "UPDATE games SET ended = 1 WHERE id = ?;", g->game); !ok) return ok;
         } else if (g->kind == GameEvent::Kind::Takeback) {
             const std::int64_t ply = g->ply.value_or(0);
             Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
@@ -361,10 +369,8 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
 
 Expected<bool> Store::set_board_setting(const std::string& board, const std::string& key,
                                         const std::string& value) {
-    Stmt ins(db_, "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);");
-    ins.bind(1, board).bind(2, key).bind(3, value);
-    if (ins.step() != SQLITE_DONE) return ins.error("board setting");
-    return true;
+    return run(db_, "board setting", "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);",
+               board, key, value);
 }
 
 std::map<std::string, std::string> Store::board_settings(const std::string& board) {
@@ -377,17 +383,12 @@ std::map<std::string, std::string> Store::board_settings(const std::string& boar
 
 Expected<bool> Store::remember_attached(const AttachedBoard& board) {
     // A new seq on every ATTACH: the boards reopen in the order they were last attached.
-    Stmt ins(db_, "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);");
-    ins.bind(1, board.name).bind(2, board.uri).bind(3, board.device);
-    if (ins.step() != SQLITE_DONE) return ins.error("attached board");
-    return true;
+    return run(db_, "attached board", "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);",
+               board.name, board.uri, board.device);
 }
 
 Expected<bool> Store::forget_attached(const std::string& name) {
-    Stmt del(db_, "DELETE FROM attached_boards WHERE name = ?;");
-    del.bind(1, name);
-    if (del.step() != SQLITE_DONE) return del.error("detached board");
-    return true;
+    return run(db_, "detached board", "DELETE FROM attached_boards WHERE name = ?;", name);
 }
 
 std::vector<AttachedBoard> Store::attached_boards() const {
@@ -400,24 +401,16 @@ std::vector<AttachedBoard> Store::attached_boards() const {
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,
                                   const std::string& cls, const std::string& json,
                                   std::int64_t time_ms) {
-    Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
-    ins.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, cls).bind(5, json);
-    if (ins.step() != SQLITE_DONE) return ins.error("note");
-    return true;
+    return run(db_, "note", "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);", time_ms,
+               board, game, cls, json);
 }
 
 Expected<bool> Store::mark_pgn_pending(const std::string& game) {
-    Stmt ins(db_, "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);");
-    ins.bind(1, game);
-    if (ins.step() != SQLITE_DONE) return ins.error("pgn pending");
-    return true;
+    return run(db_, "pgn pending", "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);", game);
 }
 
 Expected<bool> Store::clear_pgn_pending(const std::string& game) {
-    Stmt del(db_, "DELETE FROM pgn_pending WHERE game = ?;");
-    del.bind(1, game);
-    if (del.step() != SQLITE_DONE) return del.error("pgn pending");
-    return true;
+    return run(db_, "pgn pending", "DELETE FROM pgn_pending WHERE game = ?;", game);
 }
 
 std::vector<std::string> Store::pgn_pending() const {
@@ -429,17 +422,12 @@ std::vector<std::string> Store::pgn_pending() const {
 
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,
                                  const std::string& termination, bool confirmed) {
-    Stmt up(db_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
-    up.bind(1, result).bind(2, termination).bind(3, std::int64_t{confirmed ? 1 : 0}).bind(4, game);
-    if (up.step() != SQLITE_DONE) return up.error("result");
-    return true;
+    return run(db_, "result", "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;", result,
+               termination, std::int64_t{confirmed ? 1 : 0}, game);
 }
 
 Expected<bool> Store::set_white_side(const std::string& game, const std::string& side) {
-    Stmt up(db_, "UPDATE games SET white_side = ? WHERE id = ?;");
-    up.bind(1, side).bind(2, game);
-    if (up.step() != SQLITE_DONE) return up.error("white side");
-    return true;
+    return run(db_, "white side", "UPDATE games SET white_side = ? WHERE id = ?;", side, game);
 }
 
 Expected<StoredGame> Store::load(const std::string& id) const {

@@ -105,6 +105,14 @@ struct FakeDevice {
         UMockdevIoctlData* data;  // one reference held while parked or done
     };
     std::deque<Urb> parked_in, done;
+    /// hold_output(): output URBs taken and not completed, with what they carry.
+    struct Held {
+        Urb urb;
+        std::vector<std::uint8_t> bytes; ///< the report (SET_REPORT: its data stage)
+        bool control = false;
+    };
+    bool hold = false;
+    std::deque<Held> held;
 
     static usbdevfs_urb* urb_of(UMockdevIoctlData* u) { return reinterpret_cast<usbdevfs_urb*>(u->data); }
 
@@ -182,6 +190,15 @@ struct FakeDevice {
         if (urb->type == USBDEVFS_URB_TYPE_INTERRUPT && urb->endpoint == desc.in_endpoint) {
             g_object_ref(u);
             parked_in.push_back(entry);
+        } else if (hold && ((urb->type == USBDEVFS_URB_TYPE_INTERRUPT && desc.out_endpoint &&
+                             urb->endpoint == desc.out_endpoint) ||
+                            (urb->type == USBDEVFS_URB_TYPE_CONTROL && bytes.size() >= 8 && bytes[0] == 0x21 &&
+                             bytes[1] == 0x09))) {
+            // The device stopped answering: the output stays in flight (hold_output()).
+            g_object_ref(u);
+            const bool control = urb->type == USBDEVFS_URB_TYPE_CONTROL;
+            held.push_back(Held{entry, std::vector<std::uint8_t>(bytes.begin() + (control ? 8 : 0), bytes.end()), control});
+            ++stats.held;
         } else if (urb->type == USBDEVFS_URB_TYPE_INTERRUPT && desc.out_endpoint &&
                    urb->endpoint == desc.out_endpoint) {
             g_object_ref(u);
@@ -236,6 +253,20 @@ struct FakeDevice {
             return 0;
         }
         return EINVAL;
+    }
+
+    /// hold_output(false): the held output reaches the device and completes, in order.
+    void release_held() {
+        hold = false;
+        while (!held.empty()) {
+            const Held h = held.front();
+            held.pop_front();
+            if (h.control) ++stats.set_reports;
+            else ++stats.out_reports;
+            model->out_report(h.bytes, steady_now_ms());
+            complete(h.urb, 0, {}, 0);
+            urb_of(h.urb.data)->actual_length = static_cast<int>(h.bytes.size());
+        }
     }
 
     /// One ioctl; returns the errno (0 = success).
@@ -313,6 +344,14 @@ struct FakeDevice {
                 }
             }
         }
+        for (auto it = held.begin(); it != held.end();) {
+            if (it->urb.client == client) {
+                g_object_unref(it->urb.data);
+                it = held.erase(it);
+            } else {
+                ++it;
+            }
+        }
     }
 
     void drop_all() {
@@ -320,6 +359,8 @@ struct FakeDevice {
             for (const Urb& u : *q) g_object_unref(u.data);
             q->clear();
         }
+        for (const Held& h : held) g_object_unref(h.urb.data);
+        held.clear();
     }
 };
 
@@ -436,6 +477,15 @@ void FakeUsbBus::unplug(int id) {
     umockdev_testbed_uevent(impl_->testbed, dev->syspath.c_str(), "remove");
     // Gone from sysfs too, so a new libusb scan does not list it.
     umockdev_testbed_remove_device(impl_->testbed, dev->syspath.c_str());
+}
+
+void FakeUsbBus::hold_output(int id, bool hold) {
+    const std::lock_guard lock(impl_->mutex);
+    const auto it = impl_->devices.find(id);
+    if (it == impl_->devices.end()) return;
+    const std::lock_guard dlock(it->second->mutex);
+    if (hold) it->second->hold = true;
+    else it->second->release_held();
 }
 
 FakeUsbStats FakeUsbBus::stats(int id) const {
