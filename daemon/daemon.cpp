@@ -109,7 +109,7 @@ Expected<bool> Daemon::open_simulation() {
         config_.state_dir = tmpl;
     }
     if (config_.pgn_dir.empty()) config_.pgn_dir = resolve_state_dir(config_) + "/pgn";
-    auto sim = Simulation::open(*config_.simulate, config_.speed);
+    auto sim = Simulation::open(*config_.simulate, config_.speed, config_.clock == ClockMode::Board);
     if (!sim) return sim.error();
     simulation_ = std::move(*sim);
     config_.boards.insert(config_.boards.begin(), simulation_->board());

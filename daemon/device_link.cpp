@@ -201,6 +201,13 @@ ClockSide DeviceLink::side_of(Color c) const {
 }
 
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
+    // --clock none (interfaces.md): the clock attached to the board is not used. Its lever,
+    // times and flags are not read, so a move is completed by the next move made or by the end
+    // of the game (Art. 6.2.1), MOVE has no clock times, and no command goes to the clock.
+    if (config_.clock == ClockMode::None &&
+        (std::holds_alternative<drivers::ClockLever>(event) || std::holds_alternative<drivers::ClockTimes>(event) ||
+         std::holds_alternative<drivers::ClockInfo>(event)))
+        return;
     const std::int64_t now = wall_clock_ms();
     if (const auto* link = std::get_if<drivers::LinkStatus>(&event)) {
         // A new driver session (or none): its board and lever are still to be read.
@@ -238,10 +245,13 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
                                                                     : ClockSide::None;
         if (pressed == ClockSide::None) return;
         if (!white_side_ && session_.game() && session_.game()->plies() <= 1) {
-            // --white-side auto: the first press of a game completes White's first move.
-            white_side_ = pressed;
+            // --white-side auto: the first press of a game completes its first move, White's
+            // unless the game started with Black to move (a position set by the arbiter).
+            const bool black_first = session_.game()->start_fen().find(" b ") != std::string::npos;
+            const ClockSide other = pressed == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
+            white_side_ = black_first ? other : pressed;
             log_info("board " + session_.name() + ": White plays on the " +
-                     (pressed == ClockSide::Left ? "left" : "right") + " of the clock");
+                     (white_side_ == ClockSide::Left ? "left" : "right") + " of the clock");
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {

@@ -25,11 +25,13 @@ std::string tag_or_empty(const eboard::GameRecord& g, const char* name) {
 
 } // namespace
 
-Simulation::Simulation(eboard::GameRecord game, double speed) : game_(std::move(game)), speed_(speed) {}
+Simulation::Simulation(eboard::GameRecord game, double speed, bool clock)
+    : game_(std::move(game)), speed_(speed), clock_(clock) {}
 
 Simulation::~Simulation() { stop(); }
 
-Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_path, double speed) {
+Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_path, double speed,
+                                                       bool clock) {
     std::string text = embedded_simulation_pgn();
     if (!pgn_path.empty()) {
         std::ifstream in(pgn_path, std::ios::binary);
@@ -47,7 +49,7 @@ Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_pa
     if (game->moves.empty()) return Error{"--simulate: the game has no moves"};
     auto start = game->start_position();
     if (!start) return Error{"--simulate: start position: " + start.error().message};
-    std::unique_ptr<Simulation> sim(new Simulation(std::move(*game), speed));
+    std::unique_ptr<Simulation> sim(new Simulation(std::move(*game), speed, clock));
 
     drivers::emu::DgtEmulatorOptions options;
     for (int s = 0; s < 64; ++s) options.position.set(Square(s), start->piece_on(Square(s)));
@@ -84,6 +86,7 @@ void Simulation::observe(const Event& event) {
         else if (g->kind == GameEvent::Kind::End) ended_ = true;
     } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
         if (m->completed) completed_ply_ = m->ply;
+        made_ply_ = m->ply;
     } else if (std::holds_alternative<ResultEvent>(event)) {
         ended_ = true;
     }
@@ -128,7 +131,9 @@ void Simulation::play() {
         if (!player.play(gm.move, wait)) return;
         ++ply;
         const int want = ply;
-        if (!wait_for([this, want] { return completed_ply_ >= want || ended_; }, kMoveTimeoutMs)) {
+        // Without a clock (--clock none) this move is completed by the next one: go on once made.
+        if (!wait_for([this, want] { return completed_ply_ >= want || (!clock_ && made_ply_ >= want) || ended_; },
+                      kMoveTimeoutMs)) {
             if (stop_) return;
             log_warning("--simulate: ply " + std::to_string(want) + " was not completed in time");
         }

@@ -29,9 +29,11 @@ namespace eboard::daemon {
 class Simulation {
   public:
     /// Reads the game (`pgn_path` empty: the embedded one) and opens the emulated board.
-    /// Errors: unreadable file, no game in it, a move that is not legal.
+    /// Errors: unreadable file, no game in it, a move that is not legal. `clock` false
+    /// (--clock none): the daemon completes a move only when the next one is made, so the
+    /// player goes on once his move is made.
     [[nodiscard]] static Expected<std::unique_ptr<Simulation>> open(const std::string& pgn_path,
-                                                                    double speed);
+                                                                    double speed, bool clock = true);
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
@@ -53,12 +55,13 @@ class Simulation {
     void stop();
 
   private:
-    Simulation(eboard::GameRecord game, double speed);
+    Simulation(eboard::GameRecord game, double speed, bool clock);
     void play();
     bool wait_for(const std::function<bool()>& pred, int timeout_ms);
 
     eboard::GameRecord game_;
     double speed_;
+    bool clock_;
     std::unique_ptr<drivers::emu::DgtEmulator> emulator_;
     std::function<void(const std::string&)> finish_;
     std::thread thread_;
@@ -68,6 +71,7 @@ class Simulation {
     bool ended_ = false;
     bool stop_ = false;
     int completed_ply_ = 0;
+    int made_ply_ = 0;
 };
 
 } // namespace eboard::daemon
