@@ -2,8 +2,8 @@
 
 #include "drivers/core/session.hpp"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fcntl.h>
