@@ -16,8 +16,11 @@
 // press are planned by SimulatedPlayer, then performed when due). The benchmark prints its own
 // CPU over the same window, and the load average.
 #include "bench/daemon_support.hpp"
+#include "bench/target.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -88,7 +91,7 @@ struct Board {
 class Players {
   public:
     Players(std::vector<Board>& boards, int ply_ms) : boards_(boards), ply_ms_(ply_ms) {
-        std::mt19937 rng(7);
+        std::mt19937 rng(7); // NOLINT(cert-msc51-cpp): the same players in every run
         const auto t0 = Clock::now();
         for (std::size_t i = 0; i < boards_.size(); ++i) {
             Board& b = boards_[i];
@@ -113,7 +116,7 @@ class Players {
   private:
     using Due = std::pair<Clock::time_point, std::size_t>;
     void run() {
-        std::mt19937 r(11);
+        std::mt19937 r(11); // NOLINT(cert-msc51-cpp): the same think times in every run
         std::unique_lock lock(m_);
         while (!stop_ && !queue_.empty()) {
             const auto [due, i] = queue_.top();
@@ -236,13 +239,13 @@ Sample run(int n, bool play, int seconds, int ply_ms, const fs::path& state, con
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     int n = 100, seconds = 20, ply_ms = 4000;
     std::string state_base;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--boards") && i + 1 < argc) n = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--ply-ms") && i + 1 < argc) ply_ms = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--boards") && i + 1 < argc) n = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--ply-ms") && i + 1 < argc) ply_ms = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
         else if (!std::strcmp(argv[i], "--state") && i + 1 < argc) state_base = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_daemon_boards [--boards N] [--seconds S] [--ply-ms MS] [--state DIR]\n");
@@ -299,5 +302,16 @@ int main(int argc, char** argv) {
     std::printf("  linear estimate for 1,000 boards: %.0f %% of a core, %.0f KiB per board\n",
                 n > 0 ? busy.cpu_percent * 1000.0 / n : 0.0,
                 n > 0 ? static_cast<double>(busy.rss_kib - none.rss_kib) / n : 0.0);
-    return 0;
+    if (n > 0 && busy.completed > 0) {
+        check_target("daemon 1,000 boards CPU (linear estimate)", busy.cpu_percent * 1000.0 / n, Bound::Below, 50,
+                     "% of a core", "issue 5");
+        check_target("daemon memory per board (RSS over no board)",
+                     static_cast<double>(busy.rss_kib - none.rss_kib) / n, Bound::AtMost, 64, "KiB", "issue 5");
+    } else {
+        target_not_measured("daemon 1,000 boards CPU and memory per board", "no completed move", "issue 5");
+    }
+    return target_exit_status();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_daemon_boards: %s\n", e.what());
+    return 2;
 }

@@ -125,7 +125,7 @@ void PtyService::disconnect() {
     close_pty();
 }
 
-void PtyService::queue_out(std::vector<std::vector<std::uint8_t>> chunks) {
+void PtyService::queue_out(std::vector<std::vector<std::uint8_t>>&& chunks) {
     if (chunks.empty()) return;
     std::mt19937 rng(seed_++);
     for (auto& chunk : chunks) {

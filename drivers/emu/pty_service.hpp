@@ -118,7 +118,7 @@ class PtyService {
   private:
     void run();
     void wake();
-    void queue_out(std::vector<std::vector<std::uint8_t>> chunks);
+    void queue_out(std::vector<std::vector<std::uint8_t>>&& chunks);
     void write_pending();
     [[nodiscard]] bool reopen_own_slave();
     void open_pty();
