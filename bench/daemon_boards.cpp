@@ -11,8 +11,11 @@
 // under /dev/shm, so that the disk's fsync rate does not bound the figure; see the note the
 // benchmark prints).
 #include "bench/daemon_support.hpp"
+#include "bench/target.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -98,7 +101,7 @@ Sample run(int n, bool play, int seconds, int ply_ms, const fs::path& state, con
         // own (seeded, spread) times; a move is handled at 20x human pace.
         const int threads = std::clamp(n / 25, 1, 64);
         const auto t0 = Clock::now();
-        std::mt19937 rng(7);
+        std::mt19937 rng(7); // NOLINT(cert-msc51-cpp): the same players in every run
         for (auto& b : boards) {
             b.player = std::make_unique<daemon::SimulatedPlayer>(*b.emu, Position::startpos(), rng(), 20);
             b.due = t0 + std::chrono::milliseconds(rng() % static_cast<unsigned>(ply_ms));
@@ -146,13 +149,13 @@ Sample run(int n, bool play, int seconds, int ply_ms, const fs::path& state, con
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     int n = 100, seconds = 20, ply_ms = 4000;
     std::string state_base;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--boards") && i + 1 < argc) n = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--ply-ms") && i + 1 < argc) ply_ms = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--boards") && i + 1 < argc) n = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--ply-ms") && i + 1 < argc) ply_ms = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
         else if (!std::strcmp(argv[i], "--state") && i + 1 < argc) state_base = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_daemon_boards [--boards N] [--seconds S] [--ply-ms MS] [--state DIR]\n");
@@ -184,5 +187,16 @@ int main(int argc, char** argv) {
     std::printf("  linear estimate for 1,000 boards: %.0f %% of a core, %.0f KiB per board\n",
                 n > 0 ? busy.cpu_percent * 1000.0 / n : 0.0,
                 n > 0 ? static_cast<double>(busy.rss_kib - none.rss_kib) / n : 0.0);
-    return 0;
+    if (n > 0 && busy.completed > 0) {
+        check_target("daemon 1,000 boards CPU (linear estimate)", busy.cpu_percent * 1000.0 / n, Bound::Below, 50,
+                     "% of a core", "issue 5");
+        check_target("daemon memory per board (RSS over no board)",
+                     static_cast<double>(busy.rss_kib - none.rss_kib) / n, Bound::AtMost, 64, "KiB", "issue 5");
+    } else {
+        target_not_measured("daemon 1,000 boards CPU and memory per board", "no completed move", "issue 5");
+    }
+    return target_exit_status();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_daemon_boards: %s\n", e.what());
+    return 2;
 }

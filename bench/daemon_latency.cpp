@@ -14,10 +14,13 @@
 //   (what bench_reconstruction measures, here on the same games).
 //   bench_daemon_latency [--games N] [--speed X]
 #include "bench/daemon_support.hpp"
+#include "bench/target.hpp"
 
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -160,12 +163,12 @@ std::vector<double> in_process(const std::vector<GameRecord>& list) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     int n_games = 3;
     double speed = 20;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--games") && i + 1 < argc) n_games = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--games") && i + 1 < argc) n_games = static_cast<int>(std::strtol(argv[++i], nullptr, 10));
+        else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed = std::strtod(argv[++i], nullptr);
         else {
             std::fprintf(stderr, "usage: bench_daemon_latency [--games N] [--speed X]\n");
             return 2;
@@ -190,8 +193,14 @@ int main(int argc, char** argv) {
         report("eboardd: press -> completed MOVE line", daemon);
         report("peer: SQLite commit, synchronous=FULL (durability floor)", sqlite_commits(where, 200));
         if (missed) std::printf("  (%d plies not seen in time)\n", missed);
+        const std::string figure = std::string("daemon press -> completed MOVE p99, state on ") + base;
+        if (daemon.empty() || missed) target_not_measured(figure.c_str(), "plies not seen in time", "issue 5");
+        else check_target(figure.c_str(), percentile(daemon, 99), Bound::AtMost, 5, "ms", "issue 5");
         if (where != dir.path) fs::remove_all(where);
     }
     report("peer: Reconstructor alone, press input -> completed move", in_process(list));
-    return 0;
+    return target_exit_status();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_daemon_latency: %s\n", e.what());
+    return 2;
 }

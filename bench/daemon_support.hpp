@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
@@ -31,7 +32,7 @@ inline std::string eboardd_bin() { return std::string(EBOARD_BIN_DIR) + "/eboard
 inline double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1) + 0.5);
+    const auto i = static_cast<std::size_t>(std::llround(p / 100.0 * static_cast<double>(v.size() - 1)));
     return v[std::min(i, v.size() - 1)];
 }
 

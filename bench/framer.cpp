@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -43,7 +44,7 @@ std::vector<std::uint8_t> board_stream(double noise, int moves) {
     board.power_on(now);
     const std::uint8_t update[] = {dgt::cmd::send_update};
     board.receive(update, now);
-    std::mt19937 rng(11);
+    std::mt19937 rng(11); // NOLINT(cert-msc51-cpp): the same stream in every run
     std::uniform_int_distribution<int> square(0, 63);
     std::vector<std::uint8_t> out;
     for (int i = 0; i < moves; ++i) {
@@ -119,11 +120,11 @@ double sum_rate(const std::vector<std::uint8_t>& stream, double seconds) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     double noise = 0.5, seconds = 0.5;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--noise") == 0) noise = std::atof(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
+        if (std::strcmp(argv[i], "--noise") == 0) noise = std::strtod(argv[i + 1], nullptr);
+        else if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::strtod(argv[i + 1], nullptr);
         else {
             std::fprintf(stderr, "usage: bench_framer [--noise P] [--seconds S]\n");
             return 2;
@@ -159,4 +160,7 @@ int main(int argc, char** argv) {
     std::printf("ratios, noisy stream, trace off / on: decoder %.2f, framer only %.2f\n", n.bytes_per_s / t.bytes_per_s,
                 fn.bytes_per_s / ft.bytes_per_s);
     return 0;
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_framer: %s\n", e.what());
+    return 2;
 }

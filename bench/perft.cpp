@@ -7,10 +7,12 @@
 //                               (only counts <= N if given), reports mismatches; exit 1 if any
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "bench/target.hpp"
 #include "bench/uci_engine.hpp"
 #include "rules/perft_suite.hpp"
 #include "rules/position.hpp"
@@ -43,6 +45,7 @@ int head_to_head() {
     } else {
         std::printf("stockfish not found (install Debian's stockfish): no ratio\n");
     }
+    bool mismatch = false;
     std::printf("%-9s %5s %12s %10s %12s %10s %8s\n", "position", "depth", "nodes", "eboard/s",
                 "stockfish", "sf/s", "ratio");
     for (const Line& l : lines) {
@@ -70,8 +73,16 @@ int head_to_head() {
                     static_cast<unsigned long long>(sf_nodes), theirs / 1e6,
                     theirs > 0 ? ours / theirs : 0.0,
                     sf && sf_nodes != nodes ? "  NODE COUNT MISMATCH" : "");
+        if (sf && sf_nodes != nodes) mismatch = true;
+        const std::string figure = std::string("perft ") + l.name + " depth " +
+                                   std::to_string(l.depth) + " nodes/s, ours / stockfish";
+        if (theirs > 0)
+            bench::check_target(figure.c_str(), ours / theirs, bench::Bound::AtLeast, 0.5, "x",
+                                "issue 2");
+        else
+            bench::target_not_measured(figure.c_str(), "no stockfish run", "issue 2");
     }
-    return 0;
+    return bench::target_exit_status(mismatch ? 1 : 0);
 }
 
 int all_files(std::uint64_t max_nodes) {
@@ -133,7 +144,7 @@ int all_files(std::uint64_t max_nodes) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     bool all = false;
     std::uint64_t max_nodes = 0;
     for (int i = 1; i < argc; ++i) {
@@ -148,4 +159,7 @@ int main(int argc, char** argv) {
         }
     }
     return all ? all_files(max_nodes) : head_to_head();
+} catch (const std::exception& e) { // a file, the file system or memory: not a figure
+    std::fprintf(stderr, "bench_perft: %s\n", e.what());
+    return 2;
 }

@@ -32,7 +32,7 @@ inline std::string find_stockfish() {
         }
     }
     for (const auto& d : dirs) {
-        const std::string f = d + "/stockfish";
+        std::string f = d + "/stockfish";
         if (access(f.c_str(), X_OK) == 0) return f;
     }
     return "";

@@ -101,6 +101,10 @@ using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameR
 
 /// One line a client sent, decoded: line -> JSON -> Request (the client API's input side, kept
 /// pure so that tests and fuzz/client_request.cpp reach it without a socket).
+// bugprone-exception-escape flags its implicit noexcept members, which only move or destroy
+// std::optional<std::variant> and nlohmann::json (noexcept): the check follows library paths
+// inside them that throw only on a broken invariant.
+// NOLINTNEXTLINE(bugprone-exception-escape): see above
 struct DecodedLine {
     std::optional<Request> request; ///< set when the line is a valid request
     ojson raw;                      ///< the parsed JSON (discarded if the line is not JSON)

@@ -6,11 +6,14 @@
 
 namespace eboard::daemon {
 
+void Deadlines::Slot::unqueue() noexcept {
+    if (!queued_) return;
+    owner_.queue_.erase(pos_);
+    queued_ = false;
+}
+
 void Deadlines::Slot::set(std::optional<std::int64_t> due_ms) {
-    if (queued_) {
-        owner_.queue_.erase(pos_);
-        queued_ = false;
-    }
+    unqueue();
     if (!due_ms) return;
     pos_ = owner_.queue_.emplace(*due_ms, this);
     queued_ = true;

@@ -32,7 +32,7 @@ class Deadlines {
     class Slot {
       public:
         Slot(Deadlines& owner, Handler handler) : owner_(owner), handler_(std::move(handler)) {}
-        ~Slot() { set(std::nullopt); }
+        ~Slot() { unqueue(); }
         Slot(const Slot&) = delete;
         Slot& operator=(const Slot&) = delete;
         /// Due at `due_ms` (steady ms; a time already past runs at the next turn of the loop),
@@ -42,6 +42,9 @@ class Deadlines {
 
       private:
         friend class Deadlines;
+        /// Out of the queue, if in it (the timer stays armed: it fires and finds nothing due).
+        void unqueue() noexcept;
+
         Deadlines& owner_;
         Handler handler_;
         std::multimap<std::int64_t, Slot*>::iterator pos_;

@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
@@ -78,7 +79,15 @@ DeviceLink::DeviceLink(asio::io_context& io, Deadlines& deadlines, BoardSession&
 
 DeviceLink::~DeviceLink() {
     *alive_ = false;
-    stop();
+    // cancel() and join() throw only on a broken invariant (the device thread destroying its
+    // own link); a destructor must not throw, so say it and go on.
+    try {
+        stop();
+    } catch (const std::exception& e) {
+        char line[256]; // not a std::string: building one could throw again
+        std::snprintf(line, sizeof line, "device link not stopped cleanly: %s", e.what());
+        log_error(line);
+    }
 }
 
 ReconConfig DeviceLink::recon_config() const {

@@ -1,6 +1,7 @@
 // eboardd: the daemon's entry point (docs/interfaces.md "eboardd command line").
 #include <malloc.h>
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -10,7 +11,7 @@
 #include "daemon/events.hpp"
 #include "daemon/log.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     using namespace eboard::daemon;
     // One malloc arena: a device thread per board allocates little (its events go to the
     // loop), but glibc would give the threads up to 8 arenas per core, each keeping freed
@@ -32,11 +33,13 @@ int main(int argc, char** argv) {
                   << kProtoMinor << ")\n";
         return 0;
     }
-    try {
-        Daemon daemon(std::move(inv->config));
-        return daemon.run();
-    } catch (const std::exception& e) {
-        log_error(std::string("fatal: ") + e.what());
-        return 1;
-    }
+    Daemon daemon(std::move(inv->config));
+    return daemon.run();
+} catch (const std::exception& e) {
+    // From the command line, the configuration or the daemon's loop. Into a fixed buffer:
+    // building a std::string here could throw again.
+    char line[512];
+    std::snprintf(line, sizeof line, "fatal: %s", e.what());
+    eboard::daemon::log_error(line);
+    return 1;
 }

@@ -1,7 +1,6 @@
 #include "daemon/notify.hpp"
 
 #include <systemd/sd-daemon.h>
-#include <time.h>
 
 #include <string>
 

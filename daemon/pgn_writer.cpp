@@ -66,6 +66,7 @@ void PgnWriter::run() {
             }
         }
         std::vector<std::string> ok_games;
+        ok_games.reserve(written.size());
         for (const auto& w : written) ok_games.push_back(w.first);
         if (!written.empty() && on_written_) on_written_(std::move(written));
         lock.lock();

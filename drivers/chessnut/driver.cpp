@@ -128,7 +128,7 @@ void ChessnutDriver::on_position(std::span<const std::uint8_t> report, Millis no
     }
     const bool changed = !physical_ || !(*physical_ == decoded.value());
     const bool first = !physical_;
-    physical_ = std::move(decoded.value());
+    physical_ = decoded.value();
     bool flipped = false;
     if (opt_.orientation == Orientation::Auto) {
         if (const auto rot = orientation_from_board(*physical_); rot && *rot != rotated_) {

@@ -62,7 +62,7 @@ std::array<std::uint8_t, 38> encode_position(const BoardState& b, bool rotated) 
         const Square game(sq);
         const int i = report_index(physical(game, rotated));
         const std::uint8_t n = nibble_from_piece(b.at(game).piece);
-        auto& byte = r[static_cast<std::size_t>(2 + i / 2)];
+        auto& byte = r[2 + static_cast<std::size_t>(i / 2)];
         byte = static_cast<std::uint8_t>((i & 1) ? (byte & 0x0f) | (n << 4) : (byte & 0xf0) | n);
     }
     std::fill(r.begin() + 34, r.end(), 0xff);
@@ -88,7 +88,7 @@ std::array<std::uint8_t, 10> led_command(Bitboard lit, bool rotated) noexcept {
     for (int sq = 0; sq < 64; ++sq) {
         if (!(lit & bb(Square(sq)))) continue;
         const Square p = physical(Square(sq), rotated);
-        c[static_cast<std::size_t>(2 + (7 - p.rank()))] |= static_cast<std::uint8_t>(0x80 >> p.file());
+        c[2 + static_cast<std::size_t>(7 - p.rank())] |= static_cast<std::uint8_t>(0x80 >> p.file());
     }
     return c;
 }
@@ -98,7 +98,7 @@ Bitboard leds_from_command(std::span<const std::uint8_t> command, bool rotated) 
     Bitboard out = 0;
     for (int sq = 0; sq < 64; ++sq) {
         const Square p(sq);
-        if (command[static_cast<std::size_t>(2 + (7 - p.rank()))] & (0x80 >> p.file()))
+        if (command[2 + static_cast<std::size_t>(7 - p.rank())] & (0x80 >> p.file()))
             out |= bb(physical(p, rotated));
     }
     return out;

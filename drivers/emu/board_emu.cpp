@@ -3,6 +3,7 @@
 #include "drivers/core/trace.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 namespace eboard::drivers::emu {
@@ -221,7 +222,7 @@ void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, M
     case cmd::return_serialnr: emit(message(msg::serialnr, text_bytes(opt_.serial, 5))); break;
     case cmd::return_long_serialnr: emit(message(msg::long_serialnr, text_bytes(opt_.long_serial, 10))); break;
     case cmd::return_busadres: {
-        const int addr = std::atoi(opt_.serial.c_str()) & 0x3fff;  // 4.1: may not fit, UNCERTAIN
+        const auto addr = std::strtol(opt_.serial.c_str(), nullptr, 10) & 0x3fff;  // 4.1: may not fit, UNCERTAIN
         const std::array<std::uint8_t, 2> d = {static_cast<std::uint8_t>(addr >> 7),
                                                static_cast<std::uint8_t>(addr & 0x7f)};
         emit(message(msg::busadres, d));

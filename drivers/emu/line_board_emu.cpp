@@ -18,7 +18,7 @@ certabo::TagId make_tag(std::size_t n, Piece p, bool spare) {
 
 } // namespace
 
-LineBoardEmu::LineBoardEmu(LineEmulatorOptions options) : opt_(std::move(options)), rng_(opt_.seed) {
+LineBoardEmu::LineBoardEmu(const LineEmulatorOptions& options) : opt_(options), rng_(opt_.seed) {
     // The standard set in a fixed order, then a spare queen of each colour (3.1).
     const BoardState start = BoardState::start_position();
     for (int i = 0; i < 64; ++i)

@@ -54,7 +54,7 @@ struct EmuTag {
 
 class LineBoardEmu final : public WireModel {
   public:
-    explicit LineBoardEmu(LineEmulatorOptions options = {});
+    explicit LineBoardEmu(const LineEmulatorOptions& options = {});
 
     void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     void tick(Millis now) override;

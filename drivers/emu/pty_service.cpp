@@ -122,7 +122,7 @@ void PtyService::disconnect() {
     close_pty();
 }
 
-void PtyService::write_out(std::vector<std::vector<std::uint8_t>> chunks) {
+void PtyService::write_out(const std::vector<std::vector<std::uint8_t>>& chunks) {
     std::mt19937 rng(seed_++);
     for (const auto& chunk : chunks) {
         std::size_t done = 0;
@@ -193,7 +193,7 @@ void PtyService::run() {
             model_.tick(now);
             out = model_.take_output();
         }
-        write_out(std::move(out));
+        write_out(out);
         changed_.notify_all();
     }
 }

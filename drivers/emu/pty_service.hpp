@@ -98,7 +98,7 @@ class PtyService {
   private:
     void run();
     void wake();
-    void write_out(std::vector<std::vector<std::uint8_t>> chunks);
+    void write_out(const std::vector<std::vector<std::uint8_t>>& chunks);
     void open_pty();
     void close_pty();
     void request_plug(int request);

@@ -9,7 +9,6 @@
 
 using namespace eboard;
 using namespace eboard::test;
-namespace fs = std::filesystem;
 
 TEST_CASE("ATTACH opens a board at run time, DETACH closes it, the game goes on when it is back") {
     TempDir dir("eboardd-attach");

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <poll.h>
-#include <signal.h>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 

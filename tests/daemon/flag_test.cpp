@@ -11,7 +11,6 @@
 
 using namespace eboard;
 using namespace eboard::test;
-namespace fs = std::filesystem;
 
 namespace {
 

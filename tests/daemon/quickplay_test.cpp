@@ -9,7 +9,6 @@
 
 using namespace eboard;
 using namespace eboard::test;
-namespace fs = std::filesystem;
 
 TEST_CASE("10.3 2001: an illegal move in a quickplay finish costs 2 minutes, in standard play nothing") {
     TempDir dir("eboardd-qpf");

@@ -2,7 +2,7 @@
 
 #include "tests/support/test_io.hpp"
 
-#include <signal.h>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 

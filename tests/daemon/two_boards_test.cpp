@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <signal.h>
+#include <csignal>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>

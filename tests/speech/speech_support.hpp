@@ -15,7 +15,7 @@
 #include <optional>
 #include <poll.h>
 #include <set>
-#include <signal.h>
+#include <csignal>
 #include <spawn.h>
 #include <string>
 #include <sys/inotify.h>

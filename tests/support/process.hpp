@@ -6,7 +6,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -15,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 #include <thread>
 #include <cstdlib>
@@ -245,7 +245,7 @@ struct CommandResult {
 };
 inline CommandResult run_command(const std::string& command) {
     CommandResult r;
-    FILE* p = ::popen(command.c_str(), "r");
+    FILE* p = ::popen(command.c_str(), "r"); // NOLINT(cert-env33-c): a shell command by design
     if (!p) return r;
     char buf[4096];
     while (std::fgets(buf, sizeof buf, p)) r.out += buf;

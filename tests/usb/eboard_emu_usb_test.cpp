@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <poll.h>
-#include <signal.h>
+#include <csignal>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -49,6 +49,7 @@ pid_t spawn(const std::vector<std::string>& args) {
     // Stdin stays ours (the player's commands).
     if (const int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     ::execvp(argv[0], argv.data());

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -246,7 +247,7 @@ int print_reply(const ojson& reply, bool json) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     std::vector<std::string> args;
     std::string socket_path = std::getenv("EBOARD_SOCKET") ? std::getenv("EBOARD_SOCKET") : kDefaultSocket;
     bool json = false;
@@ -261,13 +262,13 @@ int main(int argc, char** argv) {
             if (i + 1 >= argc) return usage_error("--socket needs a PATH");
             socket_path = argv[++i];
         } else if (a.rfind("--socket=", 0) == 0) socket_path = a.substr(9);
-        else if (a == "--unconfirmed") args.push_back(a);
         else if (a == "--name" || a == "--device") {
             if (i + 1 >= argc) return usage_error(a + " needs a value");
             args.push_back(a);
             args.push_back(argv[++i]);
         }
-        else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) // "-0:30" is a time
+        else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9') && // "-0:30" is a time
+                 a != "--unconfirmed")
             return usage_error("unknown option " + a);
         else args.push_back(a);
     }
@@ -418,4 +419,7 @@ int main(int argc, char** argv) {
     while (auto e = conn.receive()) std::cout << (json ? e->dump() : describe(*e)) << std::endl;
     std::cerr << "eboardctl: the daemon hung up\n";
     return 3;
+} catch (const std::exception& e) { // out of memory, or a reply the JSON library rejects
+    std::fprintf(stderr, "eboardctl: %s\n", e.what());
+    return 1;
 }

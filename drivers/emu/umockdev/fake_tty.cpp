@@ -73,7 +73,7 @@ Uarts& uarts() {
 
 /// The pty of a fake device `fd` is open on, or "" if it is something else.
 std::string fake_device_of(int fd) {
-    const std::string path = link_target("/proc/self/fd/" + std::to_string(fd));
+    std::string path = link_target("/proc/self/fd/" + std::to_string(fd));
     if (path.empty()) return {};
     Uarts& u = uarts();
     const std::lock_guard lock(u.mutex);
@@ -94,7 +94,8 @@ std::string fake_device_of(int fd) {
 extern "C" int tcsetattr(int fd, int action, const termios* t) {
     using Fn = int (*)(int, int, const termios*);
     static const Fn next = reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, "tcsetattr"));
-    const std::string pty = t ? fake_device_of(fd) : std::string();
+    if (t == nullptr) return next(fd, action, t);
+    const std::string pty = fake_device_of(fd);
     if (pty.empty()) return next(fd, action, t);
     termios line = *t;
     line.c_cflag = (line.c_cflag & ~static_cast<tcflag_t>(CSIZE | PARENB)) | CS8;
