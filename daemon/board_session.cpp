@@ -88,6 +88,7 @@ PgnTags BoardSession::tags() const {
 
 void BoardSession::adopt_game(GameTracker tracker) {
     game_.emplace(std::move(tracker));
+    white_side_.clear();
     illegal_counts_ = {};
     illegal_plies_ = {};
     pending_.reset();
@@ -104,6 +105,7 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
     if (!profile_ || !(*profile_ == *p)) profile_ = std::make_shared<const Profile>(std::move(*p));
     rules_name_ = record->rules;
     time_control_ = record->tags.time_control;
+    white_side_ = record->white_side;
     // The illegal moves so far (the 7.5.5 ladder goes on) and one the arbiter has not
     // decided on yet.
     ojson last_move;
@@ -139,6 +141,12 @@ Expected<bool> BoardSession::resume(const std::string& game_id) {
         last_move.value("fen", "") == game_->position().fen())
         if (auto e = event_from_json(last_move)) recorder_.announce(*e);
     return true;
+}
+
+void BoardSession::set_white_side(const std::string& side) {
+    if (!game_ || side == white_side_) return;
+    white_side_ = side;
+    recorder_.submit([game = game_->game(), side](Store& store) { return store.set_white_side(game, side); });
 }
 
 Expected<std::string> BoardSession::new_game(const std::string& fen, std::int64_t now_ms) {

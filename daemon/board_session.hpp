@@ -115,6 +115,13 @@ class BoardSession {
     /// quota check at a flag fall, Art. 6.4).
     [[nodiscard]] std::vector<std::int64_t> clock_readings(Color color) const;
 
+    /// The clock side White plays on in the game in progress, "left" or "right"; "" = not
+    /// known (a new game, or one whose first press has not come; `--white-side auto`).
+    [[nodiscard]] const std::string& white_side() const { return white_side_; }
+    /// The device link found it (the first press, interfaces.md `--white-side auto`): kept
+    /// with the game in the store, in order with its events, for a restarted daemon.
+    void set_white_side(const std::string& side);
+
     /// The last clock times the board reported (for BOARDS), in ms; set by the device link.
     void set_clock_times(std::optional<MoveClock> times) { clock_ = times; }
     /// What the clock showed at its latest report (ms); nullopt without a connected clock.
@@ -146,6 +153,7 @@ class BoardSession {
     std::array<int, 2> illegal_plies_{};
     std::optional<PendingIllegal> pending_;
     std::optional<MoveClock> clock_;
+    std::string white_side_;
 };
 
 } // namespace eboard::daemon

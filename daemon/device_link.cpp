@@ -49,6 +49,25 @@ bool driver_has_clock(const std::string& uri) {
 
 const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
 
+// White's first move, if the board shows the standard start position (Art. 2.3) with it made;
+// a square's identity counts where the board reports one. In the board's numbering (a board
+// standing the other way round is not recognised).
+std::optional<Move> first_move_shown(const BoardReading& board) {
+    const Position start = Position::startpos();
+    for (const Move m : start.legal_moves()) {
+        Position after = start.copy();
+        after.make_move(m);
+        bool same = true;
+        for (int s = 0; s < 64 && same; ++s) {
+            const SquareReading& r = board[static_cast<std::size_t>(s)];
+            const Piece p = after.piece_on(Square(s));
+            same = r.occupied == (p != Piece::None) && (r.piece == Piece::None || r.piece == p);
+        }
+        if (same) return m;
+    }
+    return std::nullopt;
+}
+
 // The texts a clock shows for an illegal move: a DGT3000 shows 8 ASCII characters, a DGT XL
 // six seven-segment digits (dgt.md 12.1, 12.4; the XL has no 'a' that reads well after
 // "illeg", so it stops there).
@@ -240,6 +259,8 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             const auto r = d->board.at(Square(s));
             snap.board[static_cast<std::size_t>(s)] = SquareReading{r.occupied, r.piece};
         }
+        if (first_reading_ && !session_.game() && !recon_.in_game()) begin_with_first_move(snap);
+        first_reading_ = false;
         feed(snap);
         board_read_ = true;
         if (unchecked_lever_) {
@@ -261,6 +282,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             white_side_ = black_first ? other : pressed;
             log_info("board " + session_.name() + ": White plays on the " +
                      (white_side_ == ClockSide::Left ? "left" : "right") + " of the clock");
+            keep_white_side();
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
@@ -414,6 +436,7 @@ void DeviceLink::handle(const ReconEvent& event) {
             return;
         }
         clear_clock_text();
+        keep_white_side();
         // New rules (SIGHUP) apply from this game on: the reconstruction starts it again
         // under them, from the same start position.
         if (session_.shared_profile() != recon_profile_) restart_game();
@@ -431,6 +454,7 @@ void DeviceLink::handle(const ReconEvent& event) {
 void DeviceLink::restart_game() {
     const auto& game = session_.game();
     if (!game) return;
+    keep_white_side();
     // The rules of this game (a resumed game keeps those it started with).
     if (session_.shared_profile() != recon_profile_) {
         recon_ = Reconstructor(recon_config());
@@ -452,6 +476,32 @@ void DeviceLink::restart_game() {
     recon_.set_illegal_count(Color::White, session_.illegal_count(Color::White));
     recon_.set_illegal_count(Color::Black, session_.illegal_count(Color::Black));
     arm_deadline();
+}
+
+void DeviceLink::begin_with_first_move(const BoardSnapshot& snap) {
+    const std::optional<Move> first = first_move_shown(snap.board);
+    if (!first) return;
+    // The daemon was down when the game began (not started yet, or killed before it recorded
+    // the start): the game starts from the start position with this move made (Art. 4.7), as
+    // a game resumed with its last move made; its press, or the lever, completes it (6.2.1).
+    Position after = Position::startpos();
+    after.make_move(*first);
+    log_notice("board " + session_.name() + ": shows the start position with " + to_uci(Position::startpos(), *first) +
+               " made: the game starts from the start position");
+    const std::vector<ReconEvent> out = recon_.resume_game(after, true, snap.t_ms);
+    for (const auto& r : out) handle(r); // GAME start
+    if (!session_.game()) return;
+    if (auto ok = session_.move(1, *first, false, std::nullopt, wall_clock_ms()); !ok)
+        log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
+    arm_deadline();
+}
+
+void DeviceLink::keep_white_side() {
+    if (config_.white_side != WhiteSide::Auto || !session_.game()) return;
+    const std::string& kept = session_.white_side();
+    if (kept == "left") white_side_ = ClockSide::Left;
+    else if (kept == "right") white_side_ = ClockSide::Right;
+    else if (white_side_) session_.set_white_side(*white_side_ == ClockSide::Left ? "left" : "right");
 }
 
 void DeviceLink::update_quickplay() {

@@ -74,6 +74,13 @@ class DeviceLink final : public BoardLink {
     void on_deadline(std::int64_t now);
     /// The deadline set to the reconstruction's next timer (none when none runs).
     void arm_deadline();
+    /// The first reading since the daemon started, no game: a board that shows the start
+    /// position with White's first move made begins the game with it (see first_reading_).
+    void begin_with_first_move(const BoardSnapshot& snap);
+    /// `--white-side auto`: the side found for the game is kept with it (the store), so that
+    /// a resumed game (a restart, kill -9) reads the lever as before; a game that has none yet
+    /// gets the side found earlier, if any.
+    void keep_white_side();
     /// The game entered its quickplay finish: the profile's quickplay ladder applies.
     void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
@@ -105,6 +112,10 @@ class DeviceLink final : public BoardLink {
     bool clock_text_shown_ = false;
     bool restarting_ = false;
     bool board_read_ = false; ///< a full reading (BoardDump) came in this driver session
+    /// No full reading came since the daemon started: one that shows the start position with
+    /// a first move made, and no game, starts the game with that move (the daemon was down
+    /// when it began).
+    bool first_reading_ = true;
     /// The clock's first time report of this driver session, until the board was read
     /// (lever_first_seen waits for it).
     std::optional<drivers::ClockTimes> unchecked_lever_;

@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS games(
   result TEXT NOT NULL DEFAULT '*',
   termination TEXT NOT NULL DEFAULT '',
   confirmed INTEGER NOT NULL DEFAULT 0,
-  ended INTEGER NOT NULL DEFAULT 0);
+  ended INTEGER NOT NULL DEFAULT 0,
+  white_side TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS moves(
   game TEXT NOT NULL,
   ply INTEGER NOT NULL,
@@ -64,7 +65,9 @@ CREATE TABLE IF NOT EXISTS pgn_pending(
 // Version 2 added moves.stands (an illegal move that stood, [23] A.5.2); version 3 the
 // attached_boards table, version 4 the pgn_pending table (games whose PGN file may lag the
 // store: recorder.hpp); both created by kSchema's IF NOT EXISTS when an older file is opened.
-constexpr int kSchemaVersion = 4;
+// Version 5 added games.white_side (the clock side `--white-side auto` found for the game, so
+// that a restarted daemon reads the lever the same way): added to an older file's games.
+constexpr int kSchemaVersion = 5;
 
 // A prepared statement, finalized on scope exit.
 class Stmt {
@@ -198,6 +201,8 @@ Expected<bool> Store::migrate() {
     if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok;
     Expected<bool> ok = exec(kSchema);
     if (ok && version == 1) ok = exec("ALTER TABLE moves ADD COLUMN stands INTEGER NOT NULL DEFAULT 0;");
+    if (ok && version >= 1 && version < 5)
+        ok = exec("ALTER TABLE games ADD COLUMN white_side TEXT NOT NULL DEFAULT '';");
     if (ok) ok = exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";").c_str());
     if (!ok) {
         (void)exec("ROLLBACK;");
@@ -430,11 +435,18 @@ Expected<bool> Store::set_result(const std::string& game, const std::string& res
     return true;
 }
 
+Expected<bool> Store::set_white_side(const std::string& game, const std::string& side) {
+    Stmt up(db_, "UPDATE games SET white_side = ? WHERE id = ?;");
+    up.bind(1, side).bind(2, game);
+    if (up.step() != SQLITE_DONE) return up.error("white side");
+    return true;
+}
+
 Expected<StoredGame> Store::load(const std::string& id) const {
     StoredGame g;
     {
         Stmt q(db_, "SELECT id, board, start_fen, rules, tags, result, termination, confirmed, "
-                    "ended FROM games WHERE id = ?;");
+                    "ended, white_side FROM games WHERE id = ?;");
         q.bind(1, id);
         if (q.step() != SQLITE_ROW) return Error{"no game '" + id + "'"};
         g.id = q.text(0);
@@ -446,6 +458,7 @@ Expected<StoredGame> Store::load(const std::string& id) const {
         g.termination = q.text(6);
         g.confirmed = q.integer(7) != 0;
         g.ended = q.integer(8) != 0;
+        g.white_side = q.text(9);
     }
     Stmt q(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms, stands FROM moves "
                 "WHERE game = ? ORDER BY ply;");

@@ -3,9 +3,9 @@
 // their moves with the clock times, and every event. A completed move is recorded here
 // before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
 //
-// Schema (version 4; PRAGMA user_version; an older file is upgraded when opened):
+// Schema (version 5; PRAGMA user_version; an older file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
-//         confirmed, ended)
+//         confirmed, ended, white_side)
 //   moves(game, ply, san, uci, fen, completed, white_ms, black_ms, stands) -- the current line
 //   comments(game, after_ply, text)                                 -- irregularities
 //   events(seq, time_ms, board, game, class, json)                  -- everything, in order
@@ -109,6 +109,11 @@ class Store {
     /// Notes that the PGN file of `game` may lag the store (written in the transaction that
     /// changes the game, so a crash before the file is rewritten leaves the note; recorder.hpp).
     [[nodiscard]] Expected<bool> mark_pgn_pending(const std::string& game);
+    /// The clock side White plays on in `game`, "left" or "right" (`--white-side auto` found it
+    /// at the first press, interfaces.md), kept so that a restarted daemon reads the lever the
+    /// same way; "" = not known yet.
+    [[nodiscard]] Expected<bool> set_white_side(const std::string& game, const std::string& side);
+
     /// The PGN file of `game` shows everything the store holds of it: the note goes.
     [[nodiscard]] Expected<bool> clear_pgn_pending(const std::string& game);
     /// The games whose PGN file may lag the store (rewritten when the daemon starts).

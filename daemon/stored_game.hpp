@@ -56,6 +56,9 @@ struct StoredGame {
     std::string termination;  ///< e.g. "checkmate", "resignation"
     bool confirmed = false;   ///< Art. 8.7
     bool ended = false;       ///< a GAME end was recorded
+    /// The clock side White plays on, "left" or "right", once known (`--white-side auto`:
+    /// the first press); "" = not known (or configured, not stored).
+    std::string white_side;
 };
 
 } // namespace eboard::daemon

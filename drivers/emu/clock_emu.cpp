@@ -9,7 +9,7 @@ using namespace dgt;
 ClockEmu::ClockEmu(ClockEmuOptions o) : opt_(o) {
     st_.times.left_ms = o.left_ms;
     st_.times.right_ms = o.right_ms;
-    st_.times.lever_high = ClockSide::Left;
+    st_.times.lever_high = o.lever_high;
     st_.times.connected = o.connected;
 }
 

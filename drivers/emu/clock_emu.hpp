@@ -19,6 +19,9 @@ struct ClockEmuOptions {
     ClockModel model = ClockModel::Dgt3000;     ///< DGT3000 answers version 2.0, XL 1.2
     bool mode23 = true;                         ///< SETNRUN only works in mode 23 (11)
     Millis left_ms = 5 * 60 * 1000, right_ms = 5 * 60 * 1000;
+    /// The lever's side that is up at power-on: White's, so that his first press counts
+    /// (Left: White plays on the left).
+    ClockSide lever_high = ClockSide::Left;
 };
 
 /// What the clock shows and did, for tests.

@@ -162,9 +162,12 @@ std::vector<std::string> sans_of(const GameRecord& g);
 /// the emulator's pty), and a simulated player who replays `game` on it.
 class EmulatedBoard {
   public:
+    /// `white_side`: the side of the clock White presses (Black the other).
     EmulatedBoard(std::string name, std::filesystem::path link, GameRecord game, std::uint64_t seed,
-                  double speed, std::int64_t clock_ms = 10 * 60 * 1000)
-        : name_(std::move(name)), link_(std::move(link)), game_(std::move(game)), seed_(seed), speed_(speed) {
+                  double speed, std::int64_t clock_ms = 10 * 60 * 1000,
+                  drivers::ClockSide white_side = drivers::ClockSide::Left)
+        : name_(std::move(name)), link_(std::move(link)), game_(std::move(game)), seed_(seed), speed_(speed),
+          white_side_(white_side) {
         auto start = game_.start_position();
         REQUIRE(start.has_value());
         plug(*start, clock_ms, clock_ms);
@@ -191,7 +194,7 @@ class EmulatedBoard {
         emulator_->set_position(state_of(pos));
         ply_ = ply;
         player_ = std::make_unique<daemon::SimulatedPlayer>(*emulator_, pos, seed_ + static_cast<std::uint64_t>(ply_) + 1000,
-                                                            speed_);
+                                                            speed_, white_side_);
     }
 
     /// A (new) board showing `pos` with the clock at these times, behind the same path.
@@ -200,12 +203,13 @@ class EmulatedBoard {
         o.position = state_of(pos);
         o.clock.left_ms = left_ms;
         o.clock.right_ms = right_ms;
+        o.clock.lever_high = white_side_; // White's side up: his first press counts
         emulator_ = std::make_unique<drivers::emu::DgtEmulator>(o);
         std::error_code ec;
         std::filesystem::remove(link_, ec);
         std::filesystem::create_symlink(emulator_->pty_slave_path(), link_);
         player_ = std::make_unique<daemon::SimulatedPlayer>(*emulator_, pos, seed_ + static_cast<std::uint64_t>(ply_),
-                                                            speed_);
+                                                            speed_, white_side_);
     }
     /// Waits until the daemon's driver has set the board up (it asked for the clock's version,
     /// which it does after the dump and the update mode, whose first time report gives it the
@@ -317,6 +321,7 @@ class EmulatedBoard {
     GameRecord game_;
     std::uint64_t seed_;
     double speed_;
+    drivers::ClockSide white_side_;
     int ply_ = 0;
     std::set<int> made_only_;
     std::unique_ptr<drivers::emu::DgtEmulator> emulator_;

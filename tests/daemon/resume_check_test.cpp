@@ -17,9 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// One board "t1" replaying a game under a daemon started on `dir` (restartable).
+/// One board "t1" replaying a game under a daemon started on `dir` (restartable). White plays
+/// on the `white` side of the clock; the daemon is told so (`white-side = left`), or finds it
+/// at the first press (`auto`).
 struct ResumeRig {
     TempDir dir{"eboardd-resume"};
+    drivers::ClockSide white;
     EmulatedBoard board;
     fs::path pgn_dir = dir.path / "pgn";
     std::unique_ptr<NotifySocket> notify;
@@ -28,9 +31,11 @@ struct ResumeRig {
     std::string game;
     int starts = 0;
 
-    explicit ResumeRig(GameRecord g) : board("t1", dir.path / "t1", std::move(g), 11, 150) {
+    explicit ResumeRig(GameRecord g, drivers::ClockSide white_side = drivers::ClockSide::Left,
+                       const std::string& configured = "left")
+        : white(white_side), board("t1", dir.path / "t1", std::move(g), 11, 150, 10 * 60 * 1000, white_side) {
         std::ofstream conf(dir.path / "eboardd.conf");
-        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = left\nmismatch-grace = 0.5\n"
+        conf << "pgn-dir = " << pgn_dir.string() << "\nwhite-side = " << configured << "\nmismatch-grace = 0.5\n"
              << "[board.t1]\nuri = " << board.uri() << "\n";
     }
     ~ResumeRig() {
@@ -70,9 +75,17 @@ struct ResumeRig {
         REQUIRE(board.wait_driver_ready());
     }
 
-    /// The clock side of the player of `ply` (White on the left).
-    static drivers::ClockSide side_of_ply(int ply) {
-        return ply % 2 == 1 ? drivers::ClockSide::Left : drivers::ClockSide::Right;
+    /// kill -9 of the daemon (the board stays as it is).
+    void kill9() {
+        daemon->signal(SIGKILL);
+        CHECK(daemon->wait_exit() == 128 + SIGKILL);
+    }
+
+    /// The clock side of the player of `ply`.
+    [[nodiscard]] drivers::ClockSide side_of_ply(int ply) const {
+        const drivers::ClockSide black =
+            white == drivers::ClockSide::Left ? drivers::ClockSide::Right : drivers::ClockSide::Left;
+        return ply % 2 == 1 ? white : black;
     }
 
     /// MOVE events of `ply` with `status`.
@@ -132,7 +145,7 @@ TEST_CASE("daemon: board unplugged after a move made before the clock press: bac
     const auto [clock_left, clock_right] = clock_of(rig.board);
     const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] { rig.board.plug(rig.board.player().position(), left, right); });
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11));
+    rig.board.emulator().press_lever(rig.side_of_ply(11));
     REQUIRE(rig.log->wait_completed("t1", 11));
     CHECK(rig.moves(11, "made") == 1);
     rig.check_no_irregularity();
@@ -160,7 +173,7 @@ TEST_CASE("daemon: board unplugged in the middle of a move: back with the piece 
     });
     rig.board.emulator().place(m.to(), mover);
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [&](const ojson& e) { return e["ply"] == ply + 1; }).is_null());
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(ply + 1));
+    rig.board.emulator().press_lever(rig.side_of_ply(ply + 1));
     REQUIRE(rig.log->wait_completed("t1", ply + 1));
     rig.board.resync(ply + 1);
     rig.check_no_irregularity();
@@ -180,7 +193,7 @@ TEST_CASE("daemon: board unplugged in the middle of a move: back with the move m
     const std::int64_t left = clock_left, right = clock_right;
     rig.outage([&] { rig.board.plug_after_next_move(left, right); });
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [&](const ojson& e) { return e["ply"] == ply + 1; }).is_null());
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(ply + 1));
+    rig.board.emulator().press_lever(rig.side_of_ply(ply + 1));
     REQUIRE(rig.log->wait_completed("t1", ply + 1));
     rig.check_no_irregularity();
     rig.finish();
@@ -198,7 +211,7 @@ TEST_CASE("daemon: a capture made while the board was unplugged is made when it 
     const ojson made = rig.log->wait_for("MOVE", "t1", [&](const ojson& e) { return e["ply"] == ply + 1; });
     REQUIRE_FALSE(made.is_null());
     CHECK(made["san"].get<std::string>().find('x') != std::string::npos);
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(ply + 1));
+    rig.board.emulator().press_lever(rig.side_of_ply(ply + 1));
     REQUIRE(rig.log->wait_completed("t1", ply + 1));
     rig.check_no_irregularity();
     rig.finish();
@@ -210,11 +223,10 @@ TEST_CASE("daemon: killed after a move made before the clock press: restarted, t
     REQUIRE(rig.board.play(*rig.log, 10));
     rig.board.make_next_move(); // ply 11 made, not completed
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
-    rig.daemon->signal(SIGKILL);
-    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.kill9();
     rig.start();
     REQUIRE(rig.board.wait_driver_ready(2));
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11));
+    rig.board.emulator().press_lever(rig.side_of_ply(11));
     REQUIRE(rig.log->wait_completed("t1", 11));
     CHECK(rig.moves(11, "made") == 0); // announced before the restart, not again
     rig.check_no_irregularity();
@@ -226,13 +238,12 @@ TEST_CASE("daemon: killed, a move made while it was down: restarted, the move is
     ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
     rig.start();
     REQUIRE(rig.board.play(*rig.log, 10));
-    rig.daemon->signal(SIGKILL);
-    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.kill9();
     rig.board.make_next_move(); // ply 11 made while nobody watched
     rig.start();
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
     REQUIRE(rig.board.wait_driver_ready(2));
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11));
+    rig.board.emulator().press_lever(rig.side_of_ply(11));
     REQUIRE(rig.log->wait_completed("t1", 11));
     rig.check_no_irregularity();
     rig.finish();
@@ -244,9 +255,8 @@ TEST_CASE("daemon: killed after a move made, pressed while it was down: restarte
     REQUIRE(rig.board.play(*rig.log, 10));
     rig.board.make_next_move(); // ply 11 made, not completed
     REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
-    rig.daemon->signal(SIGKILL);
-    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11)); // nobody listens
+    rig.kill9();
+    rig.board.emulator().press_lever(rig.side_of_ply(11)); // nobody listens
     rig.start();
     REQUIRE(rig.log->wait_completed("t1", 11));
     rig.check_no_irregularity();
@@ -257,10 +267,9 @@ TEST_CASE("daemon: killed, a move made and pressed while it was down: restarted,
     ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
     rig.start();
     REQUIRE(rig.board.play(*rig.log, 10));
-    rig.daemon->signal(SIGKILL);
-    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.kill9();
     rig.board.make_next_move(); // ply 11 made ...
-    rig.board.emulator().press_lever(ResumeRig::side_of_ply(11)); // ... and pressed while nobody watched
+    rig.board.emulator().press_lever(rig.side_of_ply(11)); // ... and pressed while nobody watched
     rig.start();
     REQUIRE(rig.log->wait_completed("t1", 11));
     CHECK(rig.moves(11, "made") == 1);
@@ -272,13 +281,52 @@ TEST_CASE("daemon: restarted, the game's last completed move is announced again 
     ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
     rig.start();
     REQUIRE(rig.board.play(*rig.log, 10));
-    rig.daemon->signal(SIGKILL);
-    CHECK(rig.daemon->wait_exit() == 128 + SIGKILL);
+    rig.kill9();
     rig.start();
     // Recorded before it was announced: said again from the store, the same ply and move.
     REQUIRE(rig.log->wait_completed("t1", 10));
     CHECK(rig.moves(10, "completed") == 1);
     CHECK(rig.moves(9, "completed") == 0);
+    rig.check_no_irregularity();
+    rig.finish();
+}
+
+TEST_CASE("daemon: --white-side auto, killed after a move made, pressed while it was down: restarted, the side "
+          "found at the first press is kept") {
+    // White plays on the right; the daemon finds it at the first press and keeps it with the
+    // game: after a kill -9 the lever's position still says who pressed.
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0), drivers::ClockSide::Right, "auto");
+    rig.start();
+    REQUIRE(rig.board.play(*rig.log, 10));
+    rig.board.make_next_move(); // ply 11 made, not completed
+    REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
+    rig.kill9();
+    rig.board.emulator().press_lever(rig.side_of_ply(11)); // nobody listens
+    rig.start();
+    REQUIRE(rig.log->wait_completed("t1", 11));
+    rig.check_no_irregularity();
+    rig.finish();
+}
+
+TEST_CASE("daemon: killed after the game's start, before the first move: restarted, the same game resumes") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.start(); // the board shows the start position: the daemon started a game
+    rig.kill9();
+    rig.start();
+    rig.finish(); // the moves are in the PGN file of the game started before the kill
+    CHECK(rig.log->of("GAME", "t1").empty()); // no other game was started
+}
+
+TEST_CASE("daemon: down before it recorded the game's start, the first move made meanwhile: started, the game "
+          "begins from the start position with that move") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    rig.board.make_next_move(); // ply 1 made while no daemon watched (none yet, or one killed)
+    rig.start();                // the game starts ...
+    REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 1; }).is_null());
+    CHECK(rig.log->wait_for("GAME", "t1")["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    REQUIRE(rig.board.wait_driver_ready());
+    rig.board.emulator().press_lever(rig.side_of_ply(1)); // ... and the press completes the move
+    REQUIRE(rig.log->wait_completed("t1", 1));
     rig.check_no_irregularity();
     rig.finish();
 }

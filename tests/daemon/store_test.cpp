@@ -49,6 +49,21 @@ MoveEvent move(const std::string& game, int ply, const char* san, const char* uc
 
 using eboard::test::slurp;
 
+// The store file as an older eboardd left it: created with one game (its id is returned), then
+// `sql` takes away what later schema versions added and sets the older user_version.
+std::string downgraded_store(const fs::path& dir, const char* sql) {
+    std::string id;
+    {
+        auto store = open_store(dir);
+        id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir / "eboardd.db").c_str(), &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    return id;
+}
+
 } // namespace
 
 TEST_CASE("store: games, moves made then completed, result, in order") {
@@ -160,19 +175,9 @@ TEST_CASE("store: attached boards are remembered in attach order until forgotten
 
 TEST_CASE("store: a version 2 file gets the attached_boards table, its games kept") {
     TempDir dir;
-    std::string id;
-    {
-        auto store = open_store(dir.path);
-        id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
-    }
-    {
-        // The file as eboardd with schema version 2 left it: no attached_boards table.
-        sqlite3* db = nullptr;
-        REQUIRE(sqlite3_open((dir.path / "eboardd.db").c_str(), &db) == SQLITE_OK);
-        CHECK(sqlite3_exec(db, "DROP TABLE attached_boards; PRAGMA user_version = 2;", nullptr, nullptr, nullptr) ==
-              SQLITE_OK);
-        sqlite3_close(db);
-    }
+    const std::string id = downgraded_store(
+        dir.path, "DROP TABLE attached_boards; DROP TABLE pgn_pending; ALTER TABLE games DROP COLUMN white_side; "
+                  "PRAGMA user_version = 2;");
     auto store = open_store(dir.path);
     REQUIRE(store->remember_attached({"b1", "emu-dgt", ""}).has_value());
     CHECK(store->attached_boards().size() == 1);
@@ -181,23 +186,27 @@ TEST_CASE("store: a version 2 file gets the attached_boards table, its games kep
 
 TEST_CASE("store: a version 3 file gets the pgn_pending table, its games kept") {
     TempDir dir;
-    std::string id;
-    {
-        auto store = open_store(dir.path);
-        id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
-    }
-    {
-        // The file as eboardd with schema version 3 left it: no pgn_pending table.
-        sqlite3* db = nullptr;
-        REQUIRE(sqlite3_open((dir.path / "eboardd.db").c_str(), &db) == SQLITE_OK);
-        CHECK(sqlite3_exec(db, "DROP TABLE pgn_pending; PRAGMA user_version = 3;", nullptr, nullptr, nullptr) ==
-              SQLITE_OK);
-        sqlite3_close(db);
-    }
+    const std::string id = downgraded_store(
+        dir.path, "DROP TABLE pgn_pending; ALTER TABLE games DROP COLUMN white_side; PRAGMA user_version = 3;");
     auto store = open_store(dir.path);
     REQUIRE(store->mark_pgn_pending(id).has_value());
     CHECK(store->pgn_pending() == std::vector<std::string>{id});
     CHECK(store->unfinished_games() == std::vector<std::string>{id});
+}
+
+TEST_CASE("store: a version 4 file gets games.white_side, its games kept, the side kept across a reopen") {
+    TempDir dir;
+    const std::string id =
+        downgraded_store(dir.path, "ALTER TABLE games DROP COLUMN white_side; PRAGMA user_version = 4;");
+    {
+        auto store = open_store(dir.path);
+        CHECK(store->unfinished_games() == std::vector<std::string>{id});
+        REQUIRE(store->load(id).has_value());
+        CHECK(store->load(id)->white_side.empty()); // not known for a game of an older eboardd
+        REQUIRE(store->set_white_side(id, "right").has_value());
+    }
+    auto store = open_store(dir.path);
+    CHECK(store->load(id)->white_side == "right");
 }
 
 TEST_CASE("store: an unusable state directory is a clear error") {
