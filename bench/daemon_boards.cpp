@@ -259,7 +259,7 @@ int main(int argc, char** argv) try {
         fds.rlim_cur = fds.rlim_max;
         (void)setrlimit(RLIMIT_NOFILE, &fds);
     }
-    const auto need = static_cast<rlim_t>(3 * n + 64);
+    const rlim_t need = (3 * static_cast<rlim_t>(n)) + 64;
     if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < need) {
         std::fprintf(stderr, "bench_daemon_boards: %d boards need %llu file descriptors, the limit is %llu (ulimit -n)\n",
                      n, static_cast<unsigned long long>(need), static_cast<unsigned long long>(fds.rlim_cur));
