@@ -257,11 +257,24 @@ class GameParser {
             if (ch == '{' || ch == ';') {
                 auto text = read_comment();
                 if (!text) return text.error();
-                GameMove* mv = moves.empty() ? nullptr : &moves.back();
-                std::string words; // white space collapsed, so "[%clk\n0:05:00]" reads too
+                if (moves.empty()) {
+                    append_text(*before, *text);
+                    continue;
+                }
+                // White space collapsed, so "[%clk\n0:05:00]" reads too. The commands are taken
+                // from the move's whole comment, again until none is left: two comments in a row,
+                // or the text around a command taken out, can form one only together, and the
+                // writer puts the rest back as one comment, which must read the same (fuzz/pgn.cpp).
+                GameMove& mv = moves.back();
+                std::string words = std::move(mv.comment);
                 append_text(words, *text);
-                const std::string rest = take_clock_commands(words, mv);
-                append_text(mv != nullptr ? mv->comment : *before, rest);
+                for (;;) {
+                    std::string rest;
+                    append_text(rest, take_clock_commands(words, &mv));
+                    if (rest == words) break;
+                    words = std::move(rest);
+                }
+                mv.comment = std::move(words);
                 continue;
             }
             if (ch == '(') {

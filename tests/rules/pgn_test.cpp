@@ -115,6 +115,25 @@ TEST_CASE("PGN supplement [%clk] and [%emt]: read into ms per move, written back
     CHECK_FALSE(parse_clock(""));
 }
 
+TEST_CASE("PGN [%clk] split over two comments, or formed when a command is taken out: read as "
+          "a clock, and the game written reads back the same (fuzz_pgn finding)") {
+    // "{[%clk 0:05:01}" then ";] ..." : neither comment holds a whole command, the move's
+    // comment does; "[%clk [%clk 0:01:00]0:02:00]" holds a second one once the first is out.
+    for (const char* movetext : {"1. e4 {[%clk 0:05:01} ;] rest\n{[%clk 0:00:52]} *\n",
+                                 "1. e4 {[%clk [%clk 0:01:00]0:02:00] rest} *\n"}) {
+        CAPTURE(movetext);
+        auto g = read_pgn_game(std::string("[Event \"x\"]\n\n") + movetext);
+        REQUIRE(g);
+        REQUIRE(g->moves.size() == 1);
+        CHECK(g->moves[0].comment == "rest");
+        const std::string out = write_pgn(*g);
+        auto again = read_pgn_game(out);
+        REQUIRE(again);
+        CHECK(again->moves[0].clock_ms == g->moves[0].clock_ms);
+        CHECK(write_pgn(*again) == out);
+    }
+}
+
 TEST_CASE("PGN writer output re-read gives the same game, every game of shared/data/games") {
     int games = 0;
     for (const auto& file : game_files()) {

@@ -68,6 +68,7 @@ TEST_CASE("eboard-emu chessnut serves a fake USB board to eboardd in another pro
                                      bin + "/eboardd", "--board", "chessnut:usb", "--events", "-",
                                      "--state-dir", state};
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     // eboard-emu makes its own testbed; it gives its child the preload itself.
@@ -77,6 +78,7 @@ TEST_CASE("eboard-emu chessnut serves a fake USB board to eboardd in another pro
         if (kv.rfind("LD_PRELOAD=", 0) != 0 && kv.rfind("UMOCKDEV_DIR=", 0) != 0) env_text.push_back(kv);
     }
     std::vector<char*> env;
+    env.reserve(env_text.size() + 1);
     for (auto& kv : env_text) env.push_back(kv.data());
     env.push_back(nullptr);
     pid_t pid = 0;

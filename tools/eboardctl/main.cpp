@@ -12,6 +12,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -176,13 +177,26 @@ std::string text_of(const ojson& j, const char* key) {
     return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
+// The move number of a MOVE as the PGN writes it ("15. ", "8... "), from the FEN after the
+// move: its side to move and fullmove number (a game set up from a FEN starts at any number).
+// The ply ("37. ") when the FEN does not tell.
+std::string move_number(const ojson& e) {
+    std::istringstream fields(text_of(e, "fen"));
+    std::string placement, side, castling, en_passant, halfmove;
+    long fullmove = 0;
+    if (fields >> placement >> side >> castling >> en_passant >> halfmove >> fullmove && fullmove > 0) {
+        if (side == "b") return std::to_string(fullmove) + ". ";                    // White moved
+        if (side == "w" && fullmove > 1) return std::to_string(fullmove - 1) + "... "; // Black moved
+    }
+    return text_of(e, "ply") + ". ";
+}
+
 // One event as a line for people.
 std::string describe(const ojson& e) {
     const std::string cls = text_of(e, "class");
     const std::string where = text_of(e, "board") + (e.contains("game") ? " " + text_of(e, "game") : "");
     if (cls == "MOVE") {
-        std::string s = where + "  " + text_of(e, "ply") + ". " + text_of(e, "san") + " (" +
-                        text_of(e, "status") + ")";
+        std::string s = where + "  " + move_number(e) + text_of(e, "san") + " (" + text_of(e, "status") + ")";
         if (e.contains("clock") && e["clock"].is_object())
             s += "  white " + eboard::daemon::clock_text(e["clock"].value("white_ms", std::int64_t{0})) +
                  "  black " + eboard::daemon::clock_text(e["clock"].value("black_ms", std::int64_t{0}));
