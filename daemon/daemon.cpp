@@ -572,6 +572,10 @@ ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
     if (auto ok = prepare_emulator(b); !ok) return error_reply(ok.error().message, raw);
     add_board(b);
     BoardSession* board = boards_.back().get();
+    // The same device DETACHed a moment ago: its old thread may still hold it (closing, or
+    // stuck in a transfer). The new link waits for it on its own thread, never here.
+    for (const auto& r : retired_)
+        if (same_device(r->board->board_config().uri, uri)) links_.back()->open_after(r->closed);
     resume_games(board); // its game, if it was detached (or unplugged) in the middle of one
     if (!emulated_.empty() && emulated_.back().board == b.name && !emulated_.back().emulator) {
         if (auto ok = open_emulator(emulated_.size() - 1); !ok) {
@@ -648,8 +652,12 @@ void Daemon::retire(std::unique_ptr<BoardLink> link, std::unique_ptr<BoardSessio
     auto r = std::make_unique<Retired>();
     r->link = std::move(link);
     r->board = std::move(board);
-    r->joiner = std::thread([this, link = r->link.get(), entry = r.get(), state = retire_state_] {
+    std::promise<void> closed;
+    r->closed = closed.get_future().share();
+    r->joiner = std::thread([this, link = r->link.get(), entry = r.get(), state = retire_state_,
+                             closed = std::move(closed)]() mutable {
         link->join();
+        closed.set_value();
         std::lock_guard lock(state->mutex);
         entry->done = true;
         state->ended.notify_all();

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -124,6 +125,7 @@ class Daemon final : public CommandHandler {
         std::unique_ptr<BoardSession> board;
         std::thread joiner;
         bool done = false; ///< under RetireState::mutex
+        std::shared_future<void> closed; ///< ready once the device thread ended (open_after())
     };
     /// Shared with the joiner threads, which may outlive the daemon (a device that never returns).
     struct RetireState {

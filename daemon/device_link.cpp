@@ -26,6 +26,11 @@ namespace {
 // back (otherwise it sleeps until input, a queued command's wake(), or the driver's next timer).
 constexpr int kHotplugCheckMs = 50;
 constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
+// open_after(): how long a board attached again waits for its previous link to close the
+// device (its driver's clean exit, kShutdownMs, and a transfer's 1 s libusb timeout fit), and
+// how often that wait looks at stop().
+constexpr int kPreviousLinkWaitMs = 3000;
+constexpr int kPreviousLinkPollMs = 20;
 
 std::vector<std::string> square_names(Bitboard b) {
     std::vector<std::string> out;
@@ -173,7 +178,24 @@ void DeviceLink::arm_deadline() {
     deadline_.set(recon_.next_deadline());
 }
 
+void DeviceLink::wait_for_previous_link() {
+    if (!previous_closed_.valid()) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPreviousLinkWaitMs);
+    while (!stop_ && previous_closed_.wait_for(std::chrono::milliseconds(kPreviousLinkPollMs)) !=
+                         std::future_status::ready) {
+        if (std::chrono::steady_clock::now() >= until) {
+            log_warning("board " + session_.name() + ": its device is still held by the link DETACH closed, " +
+                        std::to_string(kPreviousLinkWaitMs) + " ms on; opening it anyway");
+            break;
+        }
+    }
+    previous_closed_ = {};
+}
+
 void DeviceLink::device_thread() {
+    // Two handles on one device race: the new one's claim fails (EBUSY) while the old one holds
+    // it, and the old one's close gives the device back to the kernel driver.
+    wait_for_previous_link();
     const std::string uri = session_.board_config().uri;
     // A device that is not there: back-off for serial paths, libusb hotplug for usb boards.
     drivers::DeviceWaiter waiter(uri);

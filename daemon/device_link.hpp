@@ -48,6 +48,7 @@ class DeviceLink final : public BoardLink {
     void stop() override;
     void request_stop() override;
     void join() override;
+    void open_after(std::shared_future<void> closed) override { previous_closed_ = std::move(closed); }
     [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
     [[nodiscard]] Expected<std::string> penalty(bool apply) override;
     void restart_game() override;
@@ -62,6 +63,8 @@ class DeviceLink final : public BoardLink {
 
   private:
     void device_thread();
+    /// open_after(): until the previous link closed the device, stop() or the bound.
+    void wait_for_previous_link();
     void on_driver_event(const drivers::DriverEvent& e);
     void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
@@ -127,6 +130,7 @@ class DeviceLink final : public BoardLink {
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     Opener opener_;
     std::function<void(const BoardSettings&)> on_learned_;
+    std::shared_future<void> previous_closed_; ///< open_after()
 };
 
 } // namespace eboard::daemon

@@ -73,3 +73,54 @@ TEST_CASE("DETACH of a board stuck in a libusb transfer is answered at once, the
     d.signal(SIGTERM);
     CHECK(d.wait_exit() == 0);
 }
+
+TEST_CASE("ATTACH of a board DETACHed while its thread still holds the device opens it once that thread let it go") {
+    UsbBus b;
+    eboard::test::TempDir dir("eboardd-reattach-held");
+    emu::FakeUsbDescription board;
+    board.address = 9;
+    board.port = "6";
+    const int id = b.bus.plug(board, std::make_shared<emu::ChessnutEmulator>());
+    b.bus.hold_output(id, true); // the old device thread is stuck, holding the device
+    struct Release {
+        UsbBus& b;
+        int id;
+        ~Release() { b.bus.hold_output(id, false); }
+    } release{b, id};
+
+    const std::string socket = (dir.path / "s").string();
+    eboard::test::NotifySocket notify((dir.path / "notify").string());
+    eboard::test::Process d(std::string(EBOARD_BIN_DIR) + "/eboardd",
+                            {"--board", "chessnut:usb:1.9", "--state-dir", (dir.path / "state").string(),
+                             "--socket", socket, "--events", "-"},
+                            notify.path(), (dir.path / "stderr").string());
+    REQUIRE(notify.wait_for("READY=1"));
+    Millis end = steady_now_ms() + kEventDeadlineMs;
+    while (b.bus.stats(id).held == 0 && steady_now_ms() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the fake's counter
+    REQUIRE(b.bus.stats(id).held > 0);
+    INFO(eboard::test::slurp(dir.path / "stderr"));
+    REQUIRE(ask(socket, R"({"class":"DETACH","board":"chessnut:usb:1.9","id":1})", 10000).find("\"OK\"") !=
+            std::string::npos);
+    const int opens = b.bus.stats(id).opens;
+    const std::string attached = ask(socket, R"({"class":"ATTACH","uri":"chessnut:usb:1.9","id":2})", 10000);
+    CHECK(attached.find("\"attached\":true") != std::string::npos);
+    // While the old thread holds the device the new link does not open it. A window, not a
+    // pace: the new link would open at once (well within it); it waits up to 3 s.
+    end = steady_now_ms() + 500;
+    while (b.bus.stats(id).opens == opens && steady_now_ms() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(b.bus.stats(id).opens == opens);
+
+    b.bus.hold_output(id, false); // the old thread ends, closing the device: the new link opens it
+    end = steady_now_ms() + kEventDeadlineMs;
+    while (!(b.bus.stats(id).opens > opens && b.bus.stats(id).claimed) && steady_now_ms() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto stats = b.bus.stats(id);
+    CHECK(stats.opens > opens);
+    CHECK(stats.claimed);
+    CHECK(stats.claim_conflicts == 0); // never two handles claiming it at once
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
+    CHECK(eboard::test::slurp(dir.path / "stderr").find("still held") == std::string::npos);
+}

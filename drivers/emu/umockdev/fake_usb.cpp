@@ -18,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace eboard::drivers::emu {
@@ -113,6 +114,16 @@ struct FakeDevice {
     };
     bool hold = false;
     std::deque<Held> held;
+    /// The clients (one per open fd), each holding a reference. umockdev 0.17.16 reports no
+    /// client going (no "client-vanished", no "notify::connected" when a process closes the
+    /// fd or dies), and a freed client's address soon is a new client's: a URB left by a
+    /// process killed with it in flight was then reaped by the next process's client, and
+    /// umockdev's reply, which writes that URB back through the dead connection, never came
+    /// (the next process hung in its ioctl). Held, a client's address is never reused; it
+    /// is forgotten where umockdev does report the close.
+    std::set<UMockdevIoctlClient*> clients;
+    /// The client whose fd claimed the interface last (nullptr once released).
+    UMockdevIoctlClient* claimer = nullptr;
 
     static usbdevfs_urb* urb_of(UMockdevIoctlData* u) { return reinterpret_cast<usbdevfs_urb*>(u->data); }
 
@@ -269,6 +280,15 @@ struct FakeDevice {
         }
     }
 
+    /// `client` claims the interface (nullptr: released). A claim while another client holds
+    /// it is counted, not refused as usbfs would (EBUSY): a process that died holding it
+    /// never releases it here, umockdev does not say it went.
+    void claim(UMockdevIoctlClient* client) {
+        if (client && claimer && claimer != client) ++stats.claim_conflicts;
+        claimer = client;
+        stats.claimed = client != nullptr;
+    }
+
     /// One ioctl; returns the errno (0 = success).
     int ioctl(UMockdevIoctlClient* client, gulong request, UMockdevIoctlData* arg) {
         const std::lock_guard lock(mutex);
@@ -287,14 +307,16 @@ struct FakeDevice {
                 ++stats.refused;
                 return EBUSY;
             }
-            stats.claimed = true;
+            claim(client);
             return 0;
         case USBDEVFS_DISCONNECT_CLAIM:
             if (stats.kernel_driver_bound) ++stats.kernel_detaches;
             stats.kernel_driver_bound = false;
-            stats.claimed = true;
+            claim(client);
             return 0;
-        case USBDEVFS_RELEASEINTERFACE: stats.claimed = false; return 0;
+        case USBDEVFS_RELEASEINTERFACE:
+            if (claimer == client) claim(nullptr);
+            return 0;
         case USBDEVFS_GETDRIVER: {
             UMockdevIoctlData* d = umockdev_ioctl_data_resolve(arg, 0, sizeof(usbdevfs_getdriver), nullptr);
             if (!d) return EFAULT;
@@ -331,9 +353,9 @@ struct FakeDevice {
         }
     }
 
-    /// A client closed its fd: its URBs go.
+    /// A client closed its fd (under `mutex`): its URBs and its claim go.
     void forget(UMockdevIoctlClient* client) {
-        const std::lock_guard lock(mutex);
+        if (claimer == client) claim(nullptr);
         for (auto* q : {&parked_in, &done}) {
             for (auto it = q->begin(); it != q->end();) {
                 if (it->client == client) {
@@ -361,6 +383,12 @@ struct FakeDevice {
         }
         for (const Held& h : held) g_object_unref(h.urb.data);
         held.clear();
+        for (UMockdevIoctlClient* c : clients) {
+            g_signal_handlers_disconnect_by_data(c, this);
+            g_object_unref(c);
+        }
+        clients.clear();
+        claimer = nullptr;
     }
 };
 
@@ -374,8 +402,35 @@ gboolean on_ioctl(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user
     return TRUE;
 }
 
+void on_client_closed(GObject* object, GParamSpec*, gpointer user);
+
+void on_client_connected(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user) {
+    auto* dev = static_cast<FakeDevice*>(user);
+    const std::lock_guard lock(dev->mutex);
+    if (!dev->clients.insert(client).second) return;
+    g_object_ref(client);
+    g_signal_connect_data(client, "notify::connected", reinterpret_cast<GCallback>(&on_client_closed), dev,
+                          nullptr, static_cast<GConnectFlags>(0));
+}
+
+/// The client's fd is closed (or its process died): forgotten, its reference dropped.
+void client_gone(FakeDevice* dev, UMockdevIoctlClient* client) {
+    {
+        const std::lock_guard lock(dev->mutex);
+        if (dev->clients.erase(client) == 0) return;
+        dev->forget(client);
+    }
+    g_signal_handlers_disconnect_by_data(client, dev);
+    g_object_unref(client);
+}
+
+void on_client_closed(GObject* object, GParamSpec*, gpointer user) {
+    auto* client = reinterpret_cast<UMockdevIoctlClient*>(object);
+    if (!umockdev_ioctl_client_get_connected(client)) client_gone(static_cast<FakeDevice*>(user), client);
+}
+
 void on_client_vanished(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user) {
-    static_cast<FakeDevice*>(user)->forget(client);
+    client_gone(static_cast<FakeDevice*>(user), client);
 }
 
 } // namespace
@@ -442,6 +497,8 @@ int FakeUsbBus::plug(const FakeUsbDescription& description, std::shared_ptr<UsbR
     dev->handler = umockdev_ioctl_base_new();
     g_signal_connect_data(dev->handler, "handle-ioctl", reinterpret_cast<GCallback>(&on_ioctl), dev.get(),
                           nullptr, static_cast<GConnectFlags>(0));
+    g_signal_connect_data(dev->handler, "client-connected", reinterpret_cast<GCallback>(&on_client_connected),
+                          dev.get(), nullptr, static_cast<GConnectFlags>(0));
     g_signal_connect_data(dev->handler, "client-vanished", reinterpret_cast<GCallback>(&on_client_vanished),
                           dev.get(), nullptr, static_cast<GConnectFlags>(0));
     GError* err = nullptr;
@@ -472,7 +529,7 @@ void FakeUsbBus::unplug(int id) {
         const std::lock_guard lock(dev->mutex);
         if (dev->gone) return;
         dev->gone = true;
-        dev->stats.claimed = false;
+        dev->claim(nullptr);
     }
     umockdev_testbed_uevent(impl_->testbed, dev->syspath.c_str(), "remove");
     // Gone from sysfs too, so a new libusb scan does not list it.

@@ -55,6 +55,9 @@ struct FakeUsbStats {
     int discarded = 0;              ///< IN URBs cancelled (libusb timeouts, close)
     int refused = 0;                ///< requests answered with an error (busy, stall, gone)
     int held = 0;                   ///< output reports taken while hold_output() was on
+    /// Interface claims made while another open handle held the claim (usbfs would refuse
+    /// them with EBUSY; a handle of a killed process counts as holding it: FakeDevice::claim).
+    int claim_conflicts = 0;
 };
 
 /// A umockdev testbed with fake USB devices served in this process.
