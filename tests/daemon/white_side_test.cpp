@@ -49,7 +49,7 @@ int completed_moves(EventLog& log, const std::string& game) {
 
 } // namespace
 
-TEST_CASE("white side auto: the lever before the first move tells White's side; Black starting the clock is no move") {
+TEST_CASE("white side auto: the lever before the first move tells White's side, and Black starting the clock is no move") {
     TempDir dir("eboardd-white-lever");
     // White plays on the right. The clock stands with Black's (left) side up; Black starts
     // White's clock by pressing his side down, as clubs do.
