@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <istream>
+#include <utility>
 
 #include "daemon/events.hpp"
 #include "daemon/log.hpp"
@@ -47,6 +48,12 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
 
     [[nodiscard]] bool watching() const { return watching_; }
 
+    /// Closed once its queued output is written (now if there is none): close_gracefully().
+    void finish() {
+        finishing_ = true;
+        if (out_.empty()) server_.drop(shared_from_this());
+    }
+
     void close() {
         if (closed_) return;
         closed_ = true;
@@ -68,6 +75,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
                               self->queued_ -= self->out_.front().size();
                               self->out_.pop_front();
                               if (!self->out_.empty()) self->write();
+                              else if (self->finishing_) self->server_.drop(self);
                           });
     }
 
@@ -75,7 +83,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
         auto self = shared_from_this();
         asio::async_read_until(
             socket_, input_, '\n', [self](const boost::system::error_code& ec, std::size_t n) {
-                if (self->closed_) return;
+                if (self->closed_ || self->finishing_) return; // at exit no request is taken
                 if (ec == asio::error::not_found) {
                     self->send(reply_line(error_reply("request longer than 64 KiB")));
                     self->server_.drop(self);
@@ -121,10 +129,11 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
     std::size_t queued_ = 0;
     bool watching_ = false;
     bool closed_ = false;
+    bool finishing_ = false; ///< finish(): closed once out_ is written
 };
 
 ClientServer::ClientServer(asio::io_context& io, CommandHandler& handler)
-    : io_(io), handler_(handler), acceptor_(io) {}
+    : io_(io), handler_(handler), acceptor_(io), drain_timer_(io) {}
 
 ClientServer::~ClientServer() { close(); }
 
@@ -188,17 +197,53 @@ void ClientServer::broadcast(const std::string& line) {
 void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
     session->close();
     sessions_.erase(session);
+    if (closing_ && sessions_.empty()) all_closed();
 }
 
 void ClientServer::close() {
     boost::system::error_code ec;
     acceptor_.close(ec);
+    drain_timer_.cancel();
+    on_closed_ = nullptr;
     for (const auto& s : sessions_) s->close();
     sessions_.clear();
     if (!bound_path_.empty()) {
         ::unlink(bound_path_.c_str());
         bound_path_.clear();
     }
+}
+
+void ClientServer::close_gracefully(std::chrono::milliseconds wait, std::function<void()> closed) {
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+    if (!bound_path_.empty()) {
+        ::unlink(bound_path_.c_str());
+        bound_path_.clear();
+    }
+    closing_ = true;
+    on_closed_ = std::move(closed);
+    if (sessions_.empty()) {
+        all_closed();
+        return;
+    }
+    drain_timer_.expires_after(wait);
+    drain_timer_.async_wait([this](const boost::system::error_code& timer_ec) {
+        if (timer_ec) return;
+        if (!sessions_.empty())
+            log_warning("client api: " + std::to_string(sessions_.size()) +
+                        " client(s) did not read their last output in time; closed");
+        for (const auto& s : sessions_) s->close();
+        sessions_.clear();
+        all_closed();
+    });
+    // Copy: finish() drops a session with nothing queued, which erases it from sessions_.
+    const auto sessions = sessions_;
+    for (const auto& s : sessions) s->finish();
+}
+
+void ClientServer::all_closed() {
+    drain_timer_.cancel();
+    if (auto closed = std::exchange(on_closed_, nullptr)) closed();
 }
 
 } // namespace eboard::daemon

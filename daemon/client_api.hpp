@@ -4,11 +4,17 @@
 //
 // A client that does not read is dropped once kMaxQueuedBytes of its output are waiting: the
 // event loop never blocks on a client (as gpsd does).
+//
+// At exit (close_gracefully) the output already queued still goes out, within a bound: a
+// watcher sees the last completed MOVE and the GAME end before its connection closes.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -48,16 +54,27 @@ class ClientServer {
     /// Stops accepting, closes every client and removes the socket file we bound.
     void close();
 
+    /// A clean exit: stops accepting (the socket file goes) and reading requests; each client
+    /// is closed once its queued output is written, the last ones after `wait` (a client that
+    /// does not read). `closed` then runs, once, on the loop's thread (maybe before this
+    /// returns). Events broadcast meanwhile still go to the clients not yet closed.
+    void close_gracefully(std::chrono::milliseconds wait, std::function<void()> closed);
+
   private:
     friend class ClientSession;
     void accept();
     void drop(const std::shared_ptr<ClientSession>& session);
+    /// close_gracefully(): every client is closed; runs `on_closed_`.
+    void all_closed();
 
     boost::asio::io_context& io_;
     CommandHandler& handler_;
     boost::asio::local::stream_protocol::acceptor acceptor_;
     std::set<std::shared_ptr<ClientSession>> sessions_;
     std::string bound_path_;
+    bool closing_ = false; ///< close_gracefully() ran: no new requests, clients closed once drained
+    boost::asio::steady_timer drain_timer_;
+    std::function<void()> on_closed_;
 };
 
 } // namespace eboard::daemon

@@ -33,6 +33,9 @@ namespace eboard::daemon {
 namespace {
 // At exit, how long the boards closed by DETACH get to end their device thread.
 constexpr int kRetiredExitWaitMs = 2000;
+// At exit, how long the clients get to read the output queued for them (the last MOVE, the
+// GAME end): after the boards' clean exit (up to 1 s), inside the 2 s a SIGTERM may take.
+constexpr std::chrono::milliseconds kClientDrain{500};
 } // namespace
 
 Daemon::Daemon(Config config)
@@ -409,19 +412,24 @@ std::string Daemon::status_text() const {
 }
 
 void Daemon::stop() {
+    if (stopping_) return; // a simulation that ends during the drain
+    stopping_ = true;
     notify_stopping();
     for (auto& e : emulated_)
         if (e.player) e.player->stop();
     if (recorder_) recorder_->finish(); // everything durable before the exit, PGN files too
     for (auto& l : links_) l->stop();
-    if (server_) server_->close();
     signals_.cancel();
     watchdog_.cancel();
     status_timer_.cancel();
-    io_.stop();
+    // The loop goes on until every client has its last output (or kClientDrain passed): the
+    // events sent just before (a simulation's final MOVE, RESULT and GAME end) would be lost.
+    if (server_) server_->close_gracefully(kClientDrain, [this] { io_.stop(); });
+    else io_.stop();
 }
 
 void Daemon::finish_simulation(const std::string& result) {
+    if (stopping_) return; // SIGTERM came first: the game stays as the store has it
     BoardSession* board = find_board("simulated");
     int status = 0;
     if (result.empty()) {

@@ -145,6 +145,7 @@ class Daemon final : public CommandHandler {
     int events_fd_ = -1;
     bool events_owned_ = false;
     int exit_status_ = 0;
+    bool stopping_ = false; ///< stop() ran: the loop only writes the clients' last output
 };
 
 } // namespace eboard::daemon

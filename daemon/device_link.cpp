@@ -149,6 +149,7 @@ void DeviceLink::start() {
 }
 
 void DeviceLink::stop() {
+    *alive_ = false; // on the loop's thread: what the device thread posted is dropped
     deadline_.set(std::nullopt);
     {
         std::lock_guard lock(mutex_);
