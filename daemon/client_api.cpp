@@ -203,8 +203,7 @@ void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
 void ClientServer::close() {
     boost::system::error_code ec;
     acceptor_.close(ec);
-    drain_timer_.cancel();
-    on_closed_ = nullptr;
+    on_closed_ = nullptr; // a drain under way ends here (its timer then finds nothing to do)
     for (const auto& s : sessions_) s->close();
     sessions_.clear();
     if (!bound_path_.empty()) {
