@@ -181,6 +181,7 @@ struct EmuProcess {
         std::vector<std::string> all = {bin};
         all.insert(all.end(), args.begin(), args.end());
         std::vector<char*> argv;
+        argv.reserve(all.size() + 1);
         for (auto& a : all) argv.push_back(a.data());
         argv.push_back(nullptr);
         REQUIRE(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
