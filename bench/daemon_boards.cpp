@@ -10,6 +10,11 @@
 // played in about 6 minutes). --state: where the store and PGNs go (default a fresh directory
 // under /dev/shm, so that the disk's fsync rate does not bound the figure; see the note the
 // benchmark prints).
+// The load generator must stay small next to eboardd, or 1,000 boards measure the benchmark:
+// the emulators are event-driven (an idle one never wakes, PtyService), and one player thread
+// runs every board from a queue of timed hand actions (each ply's lifts, placements and clock
+// press are planned by SimulatedPlayer, then performed when due). The benchmark prints its own
+// CPU over the same window, and the load average.
 #include "bench/daemon_support.hpp"
 #include "bench/target.hpp"
 
@@ -20,7 +25,9 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <queue>
 #include <random>
+#include <sys/resource.h>
 
 #include "daemon/simulated_player.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
@@ -32,12 +39,113 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// One hand action of a planned ply, `at` after the ply began.
+struct Action {
+    std::chrono::microseconds at{0};
+    enum class Kind : std::uint8_t { Lift, Place, Press } kind = Kind::Lift;
+    Square square;
+    Piece piece = Piece::None;
+    drivers::ClockSide side = drivers::ClockSide::Left;
+};
+
 struct Board {
     std::unique_ptr<drivers::emu::DgtEmulator> emu;
     std::unique_ptr<daemon::SimulatedPlayer> player;
     const GameRecord* game = nullptr;
-    std::size_t next = 0; ///< next ply of the game
-    Clock::time_point due;
+    std::size_t next = 0;        ///< next ply of the game
+    std::vector<Action> plan;    ///< the ply being played (SimulatedPlayer's hands, timed)
+    std::size_t step = 0;        ///< next action of `plan`
+    Clock::time_point ply_start; ///< when the ply began
+    std::chrono::microseconds cursor{0};  ///< planning: time of the next action
+
+    /// SimulatedPlayer hands that plan instead of acting.
+    daemon::SimulatedPlayer::Hands planning_hands() {
+        return {[this](Square s) { plan.push_back({cursor, Action::Kind::Lift, s}); },
+                [this](Square s, Piece p) { plan.push_back({cursor, Action::Kind::Place, s, p}); },
+                [this](drivers::ClockSide side) {
+                    plan.push_back({cursor, Action::Kind::Press, Square{}, Piece::None, side});
+                }};
+    }
+    /// Plans the next ply of the game (false at its end).
+    bool plan_ply() {
+        plan.clear();
+        step = 0;
+        cursor = std::chrono::microseconds{0};
+        if (next >= game->moves.size()) return false;
+        return player->play(game->moves[next].move, [this](std::chrono::microseconds p) {
+            cursor += p;
+            return true;
+        });
+    }
+    void perform(const Action& a) const {
+        switch (a.kind) {
+        case Action::Kind::Lift: emu->lift(a.square); break;
+        case Action::Kind::Place: emu->place(a.square, a.piece); break;
+        case Action::Kind::Press: emu->press_lever(a.side); break;
+        }
+    }
+};
+
+/// The players of every board on one thread: a queue of (due time, board); at its time a
+/// board performs its next planned action, or plans its next ply after a think time.
+class Players {
+  public:
+    Players(std::vector<Board>& boards, int ply_ms) : boards_(boards), ply_ms_(ply_ms) {
+        std::mt19937 rng(7); // NOLINT(cert-msc51-cpp): the same players in every run
+        const auto t0 = Clock::now();
+        for (std::size_t i = 0; i < boards_.size(); ++i) {
+            Board& b = boards_[i];
+            b.player = std::make_unique<daemon::SimulatedPlayer>(b.planning_hands(), true, Position::startpos(),
+                                                                 rng(), 20);
+            queue_.push({t0 + std::chrono::milliseconds(rng() % static_cast<unsigned>(ply_ms)), i});
+        }
+        thread_ = std::thread([this] { run(); });
+    }
+    ~Players() {
+        {
+            const std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    Players(const Players&) = delete;
+    Players& operator=(const Players&) = delete;
+    [[nodiscard]] long played() const { return played_; }
+
+  private:
+    using Due = std::pair<Clock::time_point, std::size_t>;
+    void run() {
+        std::mt19937 r(11); // NOLINT(cert-msc51-cpp): the same think times in every run
+        std::unique_lock lock(m_);
+        while (!stop_ && !queue_.empty()) {
+            const auto [due, i] = queue_.top();
+            if (cv_.wait_until(lock, due, [this] { return stop_; })) return;
+            queue_.pop();
+            Board& b = boards_[i];
+            if (b.step == b.plan.size()) {  // the think time is over: the next ply begins
+                if (!b.plan_ply()) continue;   // game over: the board rests
+                b.ply_start = due;
+            }
+            b.perform(b.plan[b.step++]);
+            if (b.step < b.plan.size()) {
+                queue_.push({b.ply_start + b.plan[b.step].at, i});
+                continue;
+            }
+            ++b.next;
+            ++played_;
+            queue_.push({Clock::now() + std::chrono::milliseconds(ply_ms_ / 2 + static_cast<int>(r() % static_cast<unsigned>(ply_ms_))), i});
+        }
+    }
+
+    std::vector<Board>& boards_;
+    int ply_ms_;
+    std::priority_queue<Due, std::vector<Due>, std::greater<>> queue_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    std::atomic<long> played_{0};
+    std::thread thread_;
 };
 
 std::vector<GameRecord> blitz_games() {
@@ -57,7 +165,17 @@ struct Sample {
     long threads = 0;
     long completed = 0;
     long played = 0;
+    double bench_cpu_percent = 0; ///< this process (emulators + players) over the same window
+    long bench_threads = 0;
+    std::string load;             ///< /proc/loadavg at the end of the window
 };
+
+std::string loadavg() {
+    std::ifstream in("/proc/loadavg");
+    std::string a, b, c;
+    in >> a >> b >> c;
+    return a + " " + b + " " + c;
+}
 
 // Runs eboardd with `n` boards; plays them when `play`, else leaves them idle. Measures over
 // `seconds` after the games started.
@@ -93,55 +211,27 @@ Sample run(int n, bool play, int seconds, int ply_ms, const fs::path& state, con
     // Every driver set its board up (the clock version asked for after the update mode).
     for (auto& b : boards)
         b.emu->wait_until([](const drivers::emu::DgtBoardEmu& m) { return m.clock().state().commands > 0; }, 30000);
-    std::atomic<bool> stop{false};
-    std::atomic<long> played{0};
-    std::vector<std::thread> players;
+    std::unique_ptr<Players> players;
     if (play && n > 0) {
-        // Players: a few threads, each with its share of the boards, each board moving at its
-        // own (seeded, spread) times; a move is handled at 20x human pace.
-        const int threads = std::clamp(n / 25, 1, 64);
-        const auto t0 = Clock::now();
-        std::mt19937 rng(7); // NOLINT(cert-msc51-cpp): the same players in every run
-        for (auto& b : boards) {
-            b.player = std::make_unique<daemon::SimulatedPlayer>(*b.emu, Position::startpos(), rng(), 20);
-            b.due = t0 + std::chrono::milliseconds(rng() % static_cast<unsigned>(ply_ms));
-        }
-        for (int t = 0; t < threads; ++t)
-            players.emplace_back([&, t] {
-                std::mt19937 r(static_cast<unsigned>(t));
-                auto pace = [&](std::chrono::microseconds p) {
-                    std::this_thread::sleep_for(p);
-                    return !stop;
-                };
-                while (!stop) {
-                    Board* next = nullptr;
-                    for (std::size_t i = static_cast<std::size_t>(t); i < boards.size(); i += static_cast<std::size_t>(threads))
-                        if (boards[i].next < boards[i].game->moves.size() && (!next || boards[i].due < next->due))
-                            next = &boards[i];
-                    if (!next) return;
-                    std::this_thread::sleep_until(next->due);
-                    if (stop) return;
-                    if (!next->player->play(next->game->moves[next->next].move, pace)) return;
-                    ++next->next;
-                    ++played;
-                    next->due = Clock::now() + std::chrono::milliseconds(ply_ms / 2 + static_cast<int>(r() % static_cast<unsigned>(ply_ms)));
-                }
-            });
+        players = std::make_unique<Players>(boards, ply_ms);
         std::this_thread::sleep_for(std::chrono::milliseconds(ply_ms)); // warm up: every board moving
     }
-    const long completed0 = completed, played0 = played;
-    const double cpu0 = cpu_seconds(d.pid());
+    const auto played_now = [&] { return players ? players->played() : 0L; };
+    const long completed0 = completed, played0 = played_now();
+    const double cpu0 = cpu_seconds(d.pid()), own0 = cpu_seconds(getpid());
     const auto w0 = Clock::now();
     std::this_thread::sleep_for(std::chrono::seconds(seconds));
-    const double cpu1 = cpu_seconds(d.pid());
+    const double cpu1 = cpu_seconds(d.pid()), own1 = cpu_seconds(getpid());
     const double wall = std::chrono::duration<double>(Clock::now() - w0).count();
     s.cpu_percent = 100.0 * (cpu1 - cpu0) / wall;
+    s.bench_cpu_percent = 100.0 * (own1 - own0) / wall;
+    s.bench_threads = status_field(getpid(), "Threads");
+    s.load = loadavg();
     s.rss_kib = status_field(d.pid(), "VmRSS");
     s.threads = status_field(d.pid(), "Threads");
     s.completed = completed - completed0;
-    s.played = played - played0;
-    stop = true;
-    for (auto& p : players) p.join();
+    s.played = played_now() - played0;
+    players.reset();
     d.signal(SIGTERM);
     (void)d.wait_exit();
     return s;
@@ -163,11 +253,32 @@ int main(int argc, char** argv) try {
         }
     }
     if (state_base.empty()) state_base = fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
+    // Each board: a pty (master, our slave fd, the daemon's) and an eventfd here.
+    rlimit fds{};
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < fds.rlim_max) {
+        fds.rlim_cur = fds.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &fds);
+    }
+    const rlim_t need = (3 * static_cast<rlim_t>(n)) + 64;
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < need) {
+        std::fprintf(stderr, "bench_daemon_boards: %d boards need %llu file descriptors, the limit is %llu (ulimit -n)\n",
+                     n, static_cast<unsigned long long>(need), static_cast<unsigned long long>(fds.rlim_cur));
+        return 1;
+    }
+    long pty_max = 0, pty_nr = 0;
+    std::ifstream("/proc/sys/kernel/pty/max") >> pty_max;
+    std::ifstream("/proc/sys/kernel/pty/nr") >> pty_nr;
+    if (pty_max > 0 && n > pty_max - pty_nr) {
+        std::fprintf(stderr, "bench_daemon_boards: %d boards need %d ptys, %ld are free (kernel.pty.max)\n", n, n,
+                     pty_max - pty_nr);
+        return 1;
+    }
     const auto games = blitz_games();
     const fs::path base = fs::path(state_base) / ("eboardd-bench-" + std::to_string(getpid()));
     std::printf("bench_daemon_boards: %d emulated DGT boards, a ply every ~%d ms per board, %d s measured,\n"
                 "  state and PGN in %s (target: 1,000 boards under 50%% of one core, <= 64 KiB per board)\n\n",
                 n, ply_ms, seconds, state_base.c_str());
+    std::printf("  load average before: %s (%ld cores)\n", loadavg().c_str(), sysconf(_SC_NPROCESSORS_ONLN));
     const Sample none = run(0, false, 3, ply_ms, base / "none", games);
     const Sample idle = run(n, false, seconds, ply_ms, base / "idle", games);
     const Sample busy = run(n, true, seconds, ply_ms, base / "busy", games);
@@ -184,6 +295,10 @@ int main(int argc, char** argv) try {
     line("eboardd: N boards playing", busy, n);
     std::printf("  plies played %ld, completed MOVEs announced %ld (%.1f plies/s) in the window\n", busy.played,
                 busy.completed, static_cast<double>(busy.completed) / seconds);
+    std::printf("  load generator (this process: emulators + players): idle %.1f %%, playing %.1f %% of a core,"
+                " %ld threads; load average after idle %s, after playing %s\n",
+                idle.bench_cpu_percent, busy.bench_cpu_percent, busy.bench_threads, idle.load.c_str(),
+                busy.load.c_str());
     std::printf("  linear estimate for 1,000 boards: %.0f %% of a core, %.0f KiB per board\n",
                 n > 0 ? busy.cpu_percent * 1000.0 / n : 0.0,
                 n > 0 ? static_cast<double>(busy.rss_kib - none.rss_kib) / n : 0.0);

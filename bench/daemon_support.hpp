@@ -8,6 +8,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -25,8 +26,11 @@ namespace eboard::bench {
 using Clock = std::chrono::steady_clock;
 using ojson = nlohmann::ordered_json;
 
-/// The eboardd binary next to this benchmark.
-inline std::string eboardd_bin() { return std::string(EBOARD_BIN_DIR) + "/eboardd"; }
+/// The eboardd binary next to this benchmark, or $EBOARDD_BIN (to compare two builds).
+inline std::string eboardd_bin() {
+    const char* other = std::getenv("EBOARDD_BIN");
+    return other && *other ? std::string(other) : std::string(EBOARD_BIN_DIR) + "/eboardd";
+}
 
 /// Percentile `p` (0..100) of `v` (sorted here), in the unit of v.
 inline double percentile(std::vector<double> v, double p) {

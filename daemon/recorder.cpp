@@ -160,11 +160,9 @@ void Recorder::publish(const Event& event, std::int64_t time_ms) {
     item.time_ms = time_ms;
     if (changes_pgn(event)) item.pgn_game = event_game(event);
     item.event = event;
+    item.line = to_line(event);
+    for (const auto& sink : on_publish_) sink(event, item.line);
     queue_.push_back(std::move(item));
-    if (!on_publish_.empty()) {
-        const std::string line = to_line(event);
-        for (const auto& sink : on_publish_) sink(event, line);
-    }
     schedule();
 }
 
@@ -203,7 +201,7 @@ void Recorder::flush() {
     const bool pgn = !pgn_dir_.empty();
     Expected<bool> ok = store_.begin_batch(durable);
     for (std::size_t i = 0; ok && i < items.size(); ++i)
-        ok = items[i].event ? store_.record(*items[i].event, items[i].time_ms) : items[i].op(store_);
+        ok = items[i].event ? store_.record(*items[i].event, items[i].time_ms, items[i].line) : items[i].op(store_);
     // The PGN files lag the store until the writer has them (see the file comment); a game
     // changed again in this batch keeps its note.
     for (std::size_t i = 0; ok && pgn && i < games.size(); ++i) ok = store_.mark_pgn_pending(games[i]);
@@ -237,15 +235,16 @@ void Recorder::flush() {
     ++commits_;
     pgn_done_.erase(pgn_done_.begin(), pgn_done_.begin() + static_cast<std::ptrdiff_t>(cleared));
     for (const auto& i : items)
-        if (i.event) announce(*i.event);
+        if (i.event) announce(*i.event, i.line);
     // Each game's PGN once, after the announcements (the file is a view of the store).
     rewrite_pgn_files(games);
     flushing_ = false;
     if (!queue_.empty()) schedule();
 }
 
-void Recorder::announce(const Event& event) {
-    const std::string line = to_line(event);
+void Recorder::announce(const Event& event) { announce(event, to_line(event)); }
+
+void Recorder::announce(const Event& event, const std::string& line) {
     for (const auto& sink : sinks_) sink(event, line);
 }
 

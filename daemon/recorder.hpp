@@ -93,6 +93,8 @@ class Recorder {
 
     /// Announces without recording (VERSION lines, replies): sinks only.
     void announce(const Event& event);
+    /// The same with the event's line (to_line(event)) already made.
+    void announce(const Event& event, const std::string& line);
 
     /// Rewrites the PGN file of `game` from the store now (and syncs the directory). False
     /// (logged) on failure.
@@ -129,6 +131,7 @@ class Recorder {
   private:
     struct Item {
         std::optional<Event> event;
+        std::string line; ///< the event's JSON line (to_line), made once for the store and every sink
         std::int64_t time_ms = 0;
         Operation op;
         std::string pgn_game;

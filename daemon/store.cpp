@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <string_view>
+#include <unordered_map>
 
 namespace eboard::daemon {
 using ojson = nlohmann::ordered_json;
@@ -69,17 +71,43 @@ CREATE TABLE IF NOT EXISTS pgn_pending(
 // that a restarted daemon reads the lever the same way): added to an older file's games.
 constexpr int kSchemaVersion = 5;
 
-// A prepared statement, finalized on scope exit.
+using StatementCache = std::unordered_map<const char*, std::pair<sqlite3_stmt*, bool>>;
+
+// A prepared statement from the connection's cache (reset and unbound on scope exit), or, if
+// the cached one is in use, one of its own (finalized on scope exit).
 class Stmt {
   public:
-    Stmt(sqlite3* db, const char* sql) : db_(db) {
+    Stmt(sqlite3* db, StatementCache& cache, const char* sql) : db_(db) {
+        auto& [stmt, in_use] = cache[sql];
+        if (!in_use) {
+            if (!stmt && sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
+                stmt = nullptr;
+            if (stmt) {
+                in_use = true;
+                in_use_ = &in_use;
+                s_ = stmt;
+                return;
+            }
+        }
         if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) s_ = nullptr;
     }
-    ~Stmt() { sqlite3_finalize(s_); }
+    ~Stmt() {
+        if (!in_use_) {
+            sqlite3_finalize(s_);
+            return;
+        }
+        sqlite3_reset(s_);
+        sqlite3_clear_bindings(s_);
+        *in_use_ = false;
+    }
     Stmt(const Stmt&) = delete;
     Stmt& operator=(const Stmt&) = delete;
     [[nodiscard]] bool ok() const { return s_ != nullptr; }
     Stmt& bind(int i, const std::string& v) {
+        sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Stmt& bind(int i, std::string_view v) {
         sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
         return *this;
     }
@@ -106,6 +134,7 @@ class Stmt {
   private:
     sqlite3* db_;
     sqlite3_stmt* s_ = nullptr;
+    bool* in_use_ = nullptr; // the cache's flag, when s_ is the cached statement
 };
 
 std::string utc_day(std::int64_t time_ms, const char* format) {
@@ -152,6 +181,7 @@ Store::Store(sqlite3* db) : db_(db) {}
 Store::~Store() {
     // Close cleanly so the WAL is checkpointed; a kill -9 instead leaves the WAL, which the
     // next open replays.
+    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt.first);
     sqlite3_close_v2(db_);
 }
 
@@ -191,7 +221,7 @@ Expected<std::unique_ptr<Store>> Store::open(const std::filesystem::path& state_
 Expected<bool> Store::migrate() {
     int version = 0;
     {
-        Stmt q(db_, "PRAGMA user_version;");
+        Stmt q(db_, statements_, "PRAGMA user_version;");
         if (q.step() == SQLITE_ROW) version = static_cast<int>(q.integer(0));
     }
     if (version > kSchemaVersion)
@@ -211,14 +241,30 @@ Expected<bool> Store::migrate() {
     return exec("COMMIT;");
 }
 
+Expected<bool> Store::run(const char* sql) const {
+    Stmt st(db_, statements_, sql);
+    const int rc = st.step();
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) return st.error(sql);
+    return true;
+}
+
+Expected<bool> Store::set_synchronous_full(bool full) {
+    // Only a change is run: a durable batch (every move) needs no statement for it. The mode
+    // is remembered only once set, so a failed reset is tried again by the next batch.
+    if (full == synchronous_full_) return true;
+    auto ok = run(full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;");
+    if (ok) synchronous_full_ = full;
+    return ok;
+}
+
 Expected<bool> Store::begin() {
     if (batch_) return true;
-    return exec("BEGIN IMMEDIATE;");
+    return run("BEGIN IMMEDIATE;");
 }
 
 Expected<bool> Store::commit() {
     if (batch_) return true;
-    return exec("COMMIT;");
+    return run("COMMIT;");
 }
 
 void Store::rollback() {
@@ -226,13 +272,13 @@ void Store::rollback() {
         batch_failed_ = true;
         return;
     }
-    (void)exec("ROLLBACK;");
+    (void)run("ROLLBACK;");
 }
 
 Expected<bool> Store::begin_batch(bool durable) {
     if (batch_) return Error{"store: a batch is already open"};
-    if (auto ok = exec(durable ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"); !ok) return ok;
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok;
+    if (auto ok = set_synchronous_full(durable); !ok) return ok;
+    if (auto ok = run("BEGIN IMMEDIATE;"); !ok) return ok;
     batch_ = true;
     batch_failed_ = false;
     batch_durable_ = durable;
@@ -243,22 +289,22 @@ Expected<bool> Store::commit_batch() {
     if (!batch_) return Error{"store: no batch is open"};
     batch_ = false;
     if (batch_failed_) {
-        (void)exec("ROLLBACK;");
-        if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+        (void)run("ROLLBACK;");
+        (void)set_synchronous_full(true);
         return Error{"store: a write of the batch failed; nothing of it was recorded"};
     }
-    auto ok = exec("COMMIT;");
-    if (!ok) (void)exec("ROLLBACK;");
+    auto ok = run("COMMIT;");
+    if (!ok) (void)run("ROLLBACK;");
     // Every other write is durable when it returns.
-    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+    (void)set_synchronous_full(true);
     return ok;
 }
 
 void Store::rollback_batch() {
     if (!batch_) return;
     batch_ = false;
-    (void)exec("ROLLBACK;");
-    if (!batch_durable_) (void)exec("PRAGMA synchronous=FULL;");
+    (void)run("ROLLBACK;");
+    (void)set_synchronous_full(true);
 }
 
 Expected<std::string> Store::create_game(const std::string& board, const std::string& start_fen,
@@ -268,13 +314,13 @@ Expected<std::string> Store::create_game(const std::string& board, const std::st
     if (auto ok = begin(); !ok) return ok.error();
     std::int64_t seq = 1;
     {
-        Stmt q(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM games;");
+        Stmt q(db_, statements_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM games;");
         if (q.step() == SQLITE_ROW) seq = q.integer(0);
     }
     char id[48];
     std::snprintf(id, sizeof id, "%s-%04lld", utc_day(time_ms, "%Y%m%d").c_str(),
                   static_cast<long long>(seq));
-    Stmt ins(db_, "INSERT INTO games(seq, id, board, created_ms, start_fen, rules, tags) "
+    Stmt ins(db_, statements_, "INSERT INTO games(seq, id, board, created_ms, start_fen, rules, tags) "
                   "VALUES(?,?,?,?,?,?,?);");
     ins.bind(1, seq).bind(2, std::string(id)).bind(3, board).bind(4, time_ms).bind(5, start_fen);
     ins.bind(6, rules).bind(7, tags_json(tags).dump());
@@ -289,10 +335,10 @@ Expected<std::string> Store::create_game(const std::string& board, const std::st
 
 Expected<bool> Store::apply_event(const Event& event) {
     if (const auto* m = std::get_if<MoveEvent>(&event)) {
-        Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
+        Stmt del(db_, statements_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
         del.bind(1, m->game).bind(2, std::int64_t{m->ply});
         if (del.step() != SQLITE_DONE) return del.error("move");
-        Stmt ins(db_, "INSERT OR REPLACE INTO moves(game, ply, san, uci, fen, completed, "
+        Stmt ins(db_, statements_, "INSERT OR REPLACE INTO moves(game, ply, san, uci, fen, completed, "
                       "white_ms, black_ms) VALUES(?,?,?,?,?,?,?,?);");
         ins.bind(1, m->game).bind(2, std::int64_t{m->ply}).bind(3, m->san).bind(4, m->uci);
         ins.bind(5, m->fen).bind(6, std::int64_t{m->completed ? 1 : 0});
@@ -303,20 +349,20 @@ Expected<bool> Store::apply_event(const Event& event) {
         return set_result(r->game, r->result, r->termination, r->confirmed);
     } else if (const auto* g = std::get_if<GameEvent>(&event)) {
         if (g->kind == GameEvent::Kind::End) {
-            Stmt up(db_, "UPDATE games SET ended = 1 WHERE id = ?;");
+            Stmt up(db_, statements_, "UPDATE games SET ended = 1 WHERE id = ?;");
             up.bind(1, g->game);
             if (up.step() != SQLITE_DONE) return up.error("game end");
         } else if (g->kind == GameEvent::Kind::Takeback) {
             const std::int64_t ply = g->ply.value_or(0);
-            Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
+            Stmt del(db_, statements_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
             del.bind(1, g->game).bind(2, ply);
-            Stmt delc(db_, "DELETE FROM comments WHERE game = ? AND after_ply > ?;");
+            Stmt delc(db_, statements_, "DELETE FROM comments WHERE game = ? AND after_ply > ?;");
             delc.bind(1, g->game).bind(2, ply);
             if (del.step() != SQLITE_DONE || delc.step() != SQLITE_DONE) return del.error("take back");
         }
     } else if (const auto* a = std::get_if<AlertEvent>(&event)) {
         if (a->ply && !a->game.empty() && is_pgn_comment(a->kind)) {
-            Stmt ins(db_, "INSERT INTO comments(game, after_ply, text) VALUES(?,?,?);");
+            Stmt ins(db_, statements_, "INSERT INTO comments(game, after_ply, text) VALUES(?,?,?);");
             ins.bind(1, a->game).bind(2, std::int64_t{*a->ply - 1}).bind(3, a->text);
             if (ins.step() != SQLITE_DONE) return ins.error("comment");
         }
@@ -325,13 +371,17 @@ Expected<bool> Store::apply_event(const Event& event) {
 }
 
 Expected<bool> Store::record(const Event& event, std::int64_t time_ms) {
+    return record(event, time_ms, to_line(event));
+}
+
+Expected<bool> Store::record(const Event& event, std::int64_t time_ms, const std::string& line) {
     if (auto ok = begin(); !ok) return ok.error();
-    Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    Stmt ins(db_, statements_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ins.bind(1, time_ms).bind(2, event_board(event)).bind(3, event_game(event));
     ins.bind(4, std::string(event_class(event)));
-    std::string line = to_line(event);
-    line.pop_back();
-    ins.bind(5, line);
+    std::string_view json = line;
+    if (!json.empty() && json.back() == '\n') json.remove_suffix(1);
+    ins.bind(5, json);
     Expected<bool> ok = ins.step() == SQLITE_DONE ? Expected<bool>(true) : Expected<bool>(ins.error("event"));
     if (ok) ok = apply_event(event);
     if (!ok) {
@@ -345,11 +395,11 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
                                    const RecordedMove& move, std::int64_t time_ms) {
     if (auto ok = begin(); !ok) return ok.error();
     const ojson note{{"ply", move.ply}, {"move", move.san}, {"fen", move.fen}};
-    Stmt ev(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    Stmt ev(db_, statements_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ev.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, std::string("STANDS")).bind(5, note.dump());
-    Stmt del(db_, "DELETE FROM moves WHERE game = ? AND ply >= ?;");
+    Stmt del(db_, statements_, "DELETE FROM moves WHERE game = ? AND ply >= ?;");
     del.bind(1, game).bind(2, std::int64_t{move.ply});
-    Stmt ins(db_, "INSERT INTO moves(game, ply, san, uci, fen, completed, stands) VALUES(?,?,?,?,?,1,1);");
+    Stmt ins(db_, statements_, "INSERT INTO moves(game, ply, san, uci, fen, completed, stands) VALUES(?,?,?,?,?,1,1);");
     ins.bind(1, game).bind(2, std::int64_t{move.ply}).bind(3, move.san).bind(4, move.uci).bind(5, move.fen);
     if (ev.step() != SQLITE_DONE || del.step() != SQLITE_DONE || ins.step() != SQLITE_DONE) {
         Error e = ins.error("illegal move that stands");
@@ -361,7 +411,7 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
 
 Expected<bool> Store::set_board_setting(const std::string& board, const std::string& key,
                                         const std::string& value) {
-    Stmt ins(db_, "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);");
+    Stmt ins(db_, statements_, "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);");
     ins.bind(1, board).bind(2, key).bind(3, value);
     if (ins.step() != SQLITE_DONE) return ins.error("board setting");
     return true;
@@ -369,7 +419,7 @@ Expected<bool> Store::set_board_setting(const std::string& board, const std::str
 
 std::map<std::string, std::string> Store::board_settings(const std::string& board) {
     std::map<std::string, std::string> out;
-    Stmt q(db_, "SELECT key, value FROM board_settings WHERE board = ?;");
+    Stmt q(db_, statements_, "SELECT key, value FROM board_settings WHERE board = ?;");
     q.bind(1, board);
     while (q.step() == SQLITE_ROW) out[q.text(0)] = q.text(1);
     return out;
@@ -377,14 +427,14 @@ std::map<std::string, std::string> Store::board_settings(const std::string& boar
 
 Expected<bool> Store::remember_attached(const AttachedBoard& board) {
     // A new seq on every ATTACH: the boards reopen in the order they were last attached.
-    Stmt ins(db_, "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);");
+    Stmt ins(db_, statements_, "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);");
     ins.bind(1, board.name).bind(2, board.uri).bind(3, board.device);
     if (ins.step() != SQLITE_DONE) return ins.error("attached board");
     return true;
 }
 
 Expected<bool> Store::forget_attached(const std::string& name) {
-    Stmt del(db_, "DELETE FROM attached_boards WHERE name = ?;");
+    Stmt del(db_, statements_, "DELETE FROM attached_boards WHERE name = ?;");
     del.bind(1, name);
     if (del.step() != SQLITE_DONE) return del.error("detached board");
     return true;
@@ -392,7 +442,7 @@ Expected<bool> Store::forget_attached(const std::string& name) {
 
 std::vector<AttachedBoard> Store::attached_boards() const {
     std::vector<AttachedBoard> out;
-    Stmt q(db_, "SELECT name, uri, device FROM attached_boards ORDER BY seq;");
+    Stmt q(db_, statements_, "SELECT name, uri, device FROM attached_boards ORDER BY seq;");
     while (q.step() == SQLITE_ROW) out.push_back(AttachedBoard{q.text(0), q.text(1), q.text(2)});
     return out;
 }
@@ -400,21 +450,21 @@ std::vector<AttachedBoard> Store::attached_boards() const {
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,
                                   const std::string& cls, const std::string& json,
                                   std::int64_t time_ms) {
-    Stmt ins(db_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
+    Stmt ins(db_, statements_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
     ins.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, cls).bind(5, json);
     if (ins.step() != SQLITE_DONE) return ins.error("note");
     return true;
 }
 
 Expected<bool> Store::mark_pgn_pending(const std::string& game) {
-    Stmt ins(db_, "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);");
+    Stmt ins(db_, statements_, "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);");
     ins.bind(1, game);
     if (ins.step() != SQLITE_DONE) return ins.error("pgn pending");
     return true;
 }
 
 Expected<bool> Store::clear_pgn_pending(const std::string& game) {
-    Stmt del(db_, "DELETE FROM pgn_pending WHERE game = ?;");
+    Stmt del(db_, statements_, "DELETE FROM pgn_pending WHERE game = ?;");
     del.bind(1, game);
     if (del.step() != SQLITE_DONE) return del.error("pgn pending");
     return true;
@@ -422,21 +472,21 @@ Expected<bool> Store::clear_pgn_pending(const std::string& game) {
 
 std::vector<std::string> Store::pgn_pending() const {
     std::vector<std::string> ids;
-    Stmt q(db_, "SELECT game FROM pgn_pending ORDER BY game;");
+    Stmt q(db_, statements_, "SELECT game FROM pgn_pending ORDER BY game;");
     while (q.step() == SQLITE_ROW) ids.push_back(q.text(0));
     return ids;
 }
 
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,
                                  const std::string& termination, bool confirmed) {
-    Stmt up(db_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
+    Stmt up(db_, statements_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
     up.bind(1, result).bind(2, termination).bind(3, std::int64_t{confirmed ? 1 : 0}).bind(4, game);
     if (up.step() != SQLITE_DONE) return up.error("result");
     return true;
 }
 
 Expected<bool> Store::set_white_side(const std::string& game, const std::string& side) {
-    Stmt up(db_, "UPDATE games SET white_side = ? WHERE id = ?;");
+    Stmt up(db_, statements_, "UPDATE games SET white_side = ? WHERE id = ?;");
     up.bind(1, side).bind(2, game);
     if (up.step() != SQLITE_DONE) return up.error("white side");
     return true;
@@ -445,7 +495,7 @@ Expected<bool> Store::set_white_side(const std::string& game, const std::string&
 Expected<StoredGame> Store::load(const std::string& id) const {
     StoredGame g;
     {
-        Stmt q(db_, "SELECT id, board, start_fen, rules, tags, result, termination, confirmed, "
+        Stmt q(db_, statements_, "SELECT id, board, start_fen, rules, tags, result, termination, confirmed, "
                     "ended, white_side FROM games WHERE id = ?;");
         q.bind(1, id);
         if (q.step() != SQLITE_ROW) return Error{"no game '" + id + "'"};
@@ -460,7 +510,7 @@ Expected<StoredGame> Store::load(const std::string& id) const {
         g.ended = q.integer(8) != 0;
         g.white_side = q.text(9);
     }
-    Stmt q(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms, stands FROM moves "
+    Stmt q(db_, statements_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms, stands FROM moves "
                 "WHERE game = ? ORDER BY ply;");
     q.bind(1, id);
     while (q.step() == SQLITE_ROW) {
@@ -474,7 +524,7 @@ Expected<StoredGame> Store::load(const std::string& id) const {
         m.illegal_stands = q.integer(7) != 0;
         g.moves.push_back(std::move(m));
     }
-    Stmt c(db_, "SELECT after_ply, text FROM comments WHERE game = ? ORDER BY rowid;");
+    Stmt c(db_, statements_, "SELECT after_ply, text FROM comments WHERE game = ? ORDER BY rowid;");
     c.bind(1, id);
     while (c.step() == SQLITE_ROW) {
         const auto after = c.integer(0);
@@ -488,14 +538,14 @@ Expected<StoredGame> Store::load(const std::string& id) const {
 
 std::vector<std::string> Store::unfinished_games() const {
     std::vector<std::string> ids;
-    Stmt q(db_, "SELECT id FROM games WHERE ended = 0 ORDER BY seq;");
+    Stmt q(db_, statements_, "SELECT id FROM games WHERE ended = 0 ORDER BY seq;");
     while (q.step() == SQLITE_ROW) ids.push_back(q.text(0));
     return ids;
 }
 
 std::vector<GameSummary> Store::list_games(int limit) const {
     std::vector<GameSummary> out;
-    Stmt q(db_, "SELECT g.id, g.board, g.result, g.ended, "
+    Stmt q(db_, statements_, "SELECT g.id, g.board, g.result, g.ended, "
                 "(SELECT COUNT(*) FROM moves m WHERE m.game = g.id) FROM games g "
                 "ORDER BY g.seq DESC LIMIT ?;");
     q.bind(1, std::int64_t{limit});
@@ -507,7 +557,7 @@ std::vector<GameSummary> Store::list_games(int limit) const {
 
 std::vector<std::string> Store::game_events(const std::string& game) const {
     std::vector<std::string> out;
-    Stmt q(db_, "SELECT json FROM events WHERE game = ? ORDER BY seq;");
+    Stmt q(db_, statements_, "SELECT json FROM events WHERE game = ? ORDER BY seq;");
     q.bind(1, game);
     while (q.step() == SQLITE_ROW) out.push_back(q.text(0));
     return out;

@@ -19,6 +19,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "daemon/events.hpp"
@@ -26,6 +28,7 @@
 #include "rules/expected.hpp"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace eboard::daemon {
 
@@ -76,6 +79,8 @@ class Store {
     /// removed; ALERT with a ply of kind illegal_move/flag/dead_position: a comment after
     /// the previous ply).
     [[nodiscard]] Expected<bool> record(const Event& event, std::int64_t time_ms);
+    /// The same with the event's line (to_line(event)) already made.
+    [[nodiscard]] Expected<bool> record(const Event& event, std::int64_t time_ms, const std::string& line);
 
     /// Records an illegal move that stood ([23] A.5.2) at `move.ply` in one transaction: an
     /// events row of class "STANDS" and the moves row (later plies removed).
@@ -134,6 +139,10 @@ class Store {
   private:
     explicit Store(sqlite3* db);
     [[nodiscard]] Expected<bool> exec(const char* sql) const;
+    // One statement through the statement cache (BEGIN, COMMIT, PRAGMA: not parsed each time).
+    [[nodiscard]] Expected<bool> run(const char* sql) const;
+    // PRAGMA synchronous FULL or NORMAL, run only when it changes.
+    [[nodiscard]] Expected<bool> set_synchronous_full(bool full);
     [[nodiscard]] Expected<bool> migrate();
     // A transaction of one write, unless a batch is open (then part of it).
     [[nodiscard]] Expected<bool> begin();
@@ -141,9 +150,14 @@ class Store {
     void rollback();
     [[nodiscard]] Expected<bool> apply_event(const Event& event);
     sqlite3* db_;
+    /// Statements prepared once for the life of the connection, by their SQL (a string
+    /// literal): a move's writes and the PGN's reads are not parsed again on every move.
+    /// `second`: in use (a nested use of the same SQL gets a statement of its own).
+    mutable std::unordered_map<const char*, std::pair<sqlite3_stmt*, bool>> statements_;
     bool batch_ = false;
     bool batch_failed_ = false;
     bool batch_durable_ = true;
+    bool synchronous_full_ = true; // open() sets synchronous=FULL
 };
 
 } // namespace eboard::daemon

@@ -1,5 +1,7 @@
 #include "drivers/certabo/leds.hpp"
 
+#include <algorithm>
+
 #include "drivers/certabo/line_protocol.hpp"
 
 namespace eboard::drivers::line {
@@ -54,6 +56,15 @@ void LedChannel::tick(Millis now, bool rotated, const Send& send) {
     repeats_left_ = opt_.repeats;
     repeat_at_ = now + opt_.repeat_gap_ms;
     if (kind_ == LedKind::Unknown && !probe_at_) probe_at_ = now;
+}
+
+Millis LedChannel::next_due(Millis now) const {
+    Millis due = kNoTick;
+    if (kind_ == LedKind::Unknown && probe_at_) due = std::min(due, *probe_at_ + opt_.ack_wait_ms);
+    if (resend_ && sent_) due = now;
+    if (repeats_left_ > 0) due = std::min(due, repeat_at_);
+    if (pending_) due = std::min(due, sent_ ? std::max(now, sent_at_ + opt_.interval_ms) : now);
+    return due;
 }
 
 } // namespace eboard::drivers::line

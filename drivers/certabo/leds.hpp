@@ -3,6 +3,7 @@
 // acknowledgement letter. Pure logic: time is passed in, bytes go out through a callback.
 #pragma once
 
+#include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/trace.hpp"
 #include "rules/types.hpp"
@@ -48,6 +49,10 @@ class LedChannel {
     void on_ack(char letter, Millis now);
     /// Sends what is due at `now`; `rotated` = the board stands turned round.
     void tick(Millis now, bool rotated, const Send& send);
+    /// When tick() has something to do next: the end of the acknowledgement wait, a repeat, a
+    /// wanted change once the interval since the last command passed; kNoTick when nothing
+    /// waits (set() and on_ack() come with a tick of their own).
+    [[nodiscard]] Millis next_due(Millis now) const;
 
     [[nodiscard]] LedKind kind() const noexcept { return kind_; }
     /// The squares last sent to the board, if any.

@@ -1,5 +1,7 @@
 #include "drivers/certabo/line_driver.hpp"
 
+#include <algorithm>
+
 namespace eboard::drivers::line {
 
 Expected<LineOptions> LineOptions::from_params(const DriverOptions& o, LineOptions d) {
@@ -90,6 +92,12 @@ void LineDriver::on_tick(Millis now) {
         host_->emit(LinkStatus{now, false, why});
     }
     leds_.tick(now, opt_.rotated, [this](std::span<const std::uint8_t> b) { host_->send(b); });
+}
+
+Millis LineDriver::next_tick_ms(Millis now) const {
+    Millis due = leds_.next_due(now);
+    if (linked_) due = std::min(due, last_frame_ + opt_.silence_ms);
+    return due;
 }
 
 } // namespace eboard::drivers::line

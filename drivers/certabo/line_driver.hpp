@@ -33,6 +33,9 @@ class LineDriver : public Driver, public LedControl {
     void start(DriverHost& host, Millis now) override;
     void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
     void on_tick(Millis now) override;
+    /// Event-driven (as the DGT driver): the silence limit while linked, or an LED command
+    /// due; nothing else runs on a timer (frames come by themselves).
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     /// The next settled frame is reported whole (BoardDump); the board streams, so no command.
     void request_board_dump() override { stream_.request_dump(); }
     [[nodiscard]] LedControl* leds() override { return this; }

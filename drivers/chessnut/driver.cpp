@@ -219,4 +219,17 @@ const DriverRegistration registration{DriverInfo{
 
 } // namespace
 
+Millis ChessnutDriver::next_tick_ms(Millis now) const {
+    if (!host_) return kNoTick;
+    Millis due = kNoTick;
+    if (!physical_) due = realtime_sent_ + opt_.realtime_retry_ms;
+    if ((opt_.quirks & quirk::battery) && !(opt_.quirks & quirk::unsolicited_battery))
+        due = std::min(due, last_battery_request_ + opt_.battery_poll_ms);
+    // A dump waits for its deadline only once a position came (before, a report ends it).
+    if (dump_requested_ && !dump_deadline_) due = now;
+    else if (dump_requested_ && physical_) due = std::min(due, *dump_deadline_);
+    if (!queue_.empty()) due = std::min(due, written_ ? std::max(now, last_write_ + opt_.write_spacing_ms) : now);
+    return due;
+}
+
 } // namespace eboard::drivers::chessnut

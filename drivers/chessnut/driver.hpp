@@ -51,6 +51,9 @@ class ChessnutDriver final : public Driver, public LedControl {
     void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
     void on_resync(Millis now) override;
     void on_tick(Millis now) override;
+    /// Event-driven (as the DGT driver): the realtime-mode retry until a position came, the
+    /// battery poll (quirk::battery), a dump's deadline, the next write slot; never a poll.
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     /// Asks for a fresh report by re-sending realtime mode; the next report is emitted even
     /// if unchanged. Without one within realtime_retry_ms, the last reported board is emitted
     /// (the board reports every change, so it is the board as it stands).

@@ -96,6 +96,18 @@ void DgtBoardEmu::scan(Millis now) {
             report_field(f, codes[static_cast<std::size_t>(f)]);
 }
 
+bool DgtBoardEmu::scan_pending() const {
+    return opt_.scan_period_ms > 0 && codes_from_board(board_, opt_.rotated) != reported_;
+}
+
+void DgtBoardEmu::keep_scan_phase(Millis now) {
+    // The scans the service skipped while nothing changed (next_tick_ms) happened all the
+    // same: the first change after a quiet spell is seen by the next scan of the same grid,
+    // anywhere within a period, not by one started at the change (dgt.md 8).
+    if (opt_.scan_period_ms <= 0 || now < next_scan_ || scan_pending()) return;
+    next_scan_ += ((now - next_scan_) / opt_.scan_period_ms + 1) * opt_.scan_period_ms;
+}
+
 void DgtBoardEmu::power_on(Millis now) {
     mode_ = opt_.start_in_bus_mode ? BoardMode::Bus : BoardMode::Idle;
     in_.clear();
@@ -108,15 +120,16 @@ void DgtBoardEmu::power_on(Millis now) {
 void DgtBoardEmu::lift(Square s, Millis now) { place(s, Piece::None, now); }
 
 void DgtBoardEmu::place(Square s, Piece p, Millis now) {
+    keep_scan_phase(now);
     board_.set(s, p);
     if (opt_.scan_period_ms == 0) {
         const int f = square_to_field(s, opt_.rotated);
         if (reported_[static_cast<std::size_t>(f)] != code_from_piece(p)) report_field(f, code_from_piece(p));
     }
-    (void)now;
 }
 
 void DgtBoardEmu::set_position(const BoardState& b, Millis now) {
+    keep_scan_phase(now);
     board_ = b;
     if (opt_.scan_period_ms == 0) scan(now);
 }
@@ -291,6 +304,22 @@ void DgtBoardEmu::tick(Millis now) {
             last_bwtime_ = now;
         }
     }
+}
+
+Millis DgtBoardEmu::next_tick_ms(Millis now) const {
+    Millis due = kNoTick;
+    if (!acks_.empty()) due = std::min(due, acks_.front().due);
+    if (scan_pending()) due = std::min(due, next_scan_);
+    if (mode_ == BoardMode::Update) due = std::min(due, last_bwtime_ + 1000);
+    if (mode_ == BoardMode::UpdateNice) {
+        const ClockEmuState& c = clock_.state();
+        if (c.times.running && c.run != ClockRun::None) {
+            // The report shows whole seconds: it changes when the running time crosses one.
+            const Millis left = c.run == ClockRun::Left ? c.times.left_ms : c.times.right_ms;
+            due = std::min(due, now + left % 1000 + 1);
+        }
+    }
+    return due;
 }
 
 } // namespace eboard::drivers::emu

@@ -56,6 +56,10 @@ class DgtBoardEmu final : public WireModel {
     void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     /// Runs scans, the clock and delayed ACKs up to `now`.
     void tick(Millis now) override;
+    /// The next of: a delayed ACK, a scan with a change to report (scans of an unchanged board
+    /// say nothing and are skipped, keeping their phase), BWTIME (UPDATE: a second after the
+    /// last; UPDATE_NICE: when the running side's seconds change); kNoTick when none applies.
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
 
@@ -85,6 +89,8 @@ class DgtBoardEmu final : public WireModel {
     void maybe_noise();
     void report_field(int field, std::uint8_t code);
     void scan(Millis now);
+    void keep_scan_phase(Millis now);
+    [[nodiscard]] bool scan_pending() const;
     void send_ack(const dgt::ClockAck& ack);
     bool replay(std::uint8_t c);
     [[nodiscard]] bool update_mode() const;

@@ -210,4 +210,6 @@ void LineBoardEmu::led_input() {
 
 std::vector<std::vector<std::uint8_t>> LineBoardEmu::take_output() { return std::exchange(out_, {}); }
 
+Millis LineBoardEmu::next_tick_ms(Millis now) const { return next_frame_.value_or(now); }
+
 } // namespace eboard::drivers::emu

@@ -58,6 +58,8 @@ class LineBoardEmu final : public WireModel {
 
     void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     void tick(Millis now) override;
+    /// The next frame's time (the board streams: one every frame_period_ms).
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
 
     // The simulated player (game squares; the board converts with `rotated`). A Certabo piece

@@ -257,4 +257,12 @@ void MillenniumBoardEmu::set_position(const BoardState& b, Millis now) {
     if (opt_.instant_scan && running(now)) scan(now);
 }
 
+Millis MillenniumBoardEmu::next_tick_ms(Millis now) const {
+    if (!running(now)) return reset_until_;
+    Millis due = kNoTick;
+    if (!replies_.empty()) due = std::min(due, replies_.front().due);
+    if (!opt_.instant_scan) due = std::min(due, next_scan_us_ == 0 ? now : (next_scan_us_ + 999) / 1000);
+    return due;
+}
+
 } // namespace eboard::drivers::emu

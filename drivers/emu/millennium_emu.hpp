@@ -54,6 +54,9 @@ class MillenniumBoardEmu final : public WireModel {
     void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     /// Runs scans, reports and delayed replies up to `now`.
     void tick(Millis now) override;
+    /// The next of: the end of a `T` reset, a late reply, the next scan (each scan counts for
+    /// the debounce and timed reports, so scans are never skipped; none with instant_scan).
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
     /// Power returns (after an unplug): no partial command or pending reply, LEDs off, reports

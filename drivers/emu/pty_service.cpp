@@ -2,6 +2,7 @@
 
 #include "drivers/core/session.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -44,6 +45,7 @@ PtyService::PtyService(WireModel& model, std::size_t fragment_max, unsigned seed
 
 PtyService::~PtyService() {
     stop_ = true;
+    wake();
     if (thread_.joinable()) thread_.join();
     close_pty();
     if (wake_ >= 0) ::close(wake_);
@@ -117,48 +119,91 @@ void PtyService::wake() {
 
 void PtyService::disconnect() {
     stop_ = true;
+    wake();
     changed_.notify_all();
     if (thread_.joinable()) thread_.join();
     close_pty();
 }
 
-void PtyService::write_out(const std::vector<std::vector<std::uint8_t>>& chunks) {
+void PtyService::queue_out(std::vector<std::vector<std::uint8_t>>&& chunks) {
+    if (chunks.empty()) return;
     std::mt19937 rng(seed_++);
-    for (const auto& chunk : chunks) {
-        std::size_t done = 0;
-        while (done < chunk.size()) {
-            std::size_t n = chunk.size() - done;
-            if (fragment_max_ > 0) {
-                std::uniform_int_distribution<std::size_t> d(1, fragment_max_);
-                n = std::min(n, d(rng));
-            }
-            const ssize_t w = ::write(master_, chunk.data() + done, n);
-            if (w > 0) {
-                done += static_cast<std::size_t>(w);
-            } else if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
-                pollfd p{master_, POLLOUT, 0};
-                ::poll(&p, 1, 10);
-                if (stop_) return;
-            } else {
-                return;  // nobody listening: replies are lost, as on a real line
-            }
+    for (auto& chunk : chunks) {
+        if (fragment_max_ == 0) {
+            pending_bytes_ += chunk.size();
+            pending_.push_back(std::move(chunk));
+            continue;
+        }
+        std::uniform_int_distribution<std::size_t> d(1, fragment_max_);
+        for (std::size_t done = 0; done < chunk.size();) {  // each piece one write()
+            const std::size_t n = std::min(chunk.size() - done, d(rng));
+            const auto at = chunk.begin() + static_cast<std::ptrdiff_t>(done);
+            pending_.emplace_back(at, at + static_cast<std::ptrdiff_t>(n));
+            pending_bytes_ += n;
+            done += n;
         }
     }
+    // Nobody reads (a daemon outage): the line does not keep what nobody listened to.
+    while (pending_bytes_ > kMaxPendingBytes && !pending_.empty()) {
+        pending_bytes_ -= pending_.front().size();
+        pending_.pop_front();
+    }
+}
+
+void PtyService::write_pending() {
+    while (!pending_.empty() && master_ >= 0) {
+        auto& piece = pending_.front();
+        const ssize_t w = ::write(master_, piece.data(), piece.size());
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EAGAIN) return;  // the pty is full: the next poll waits for POLLOUT
+        if (w < 0) {  // nobody listening: replies are lost, as on a real line
+            pending_.clear();
+            pending_bytes_ = 0;
+            return;
+        }
+        const auto n = static_cast<std::size_t>(w);
+        pending_bytes_ -= n;
+        if (n == piece.size()) pending_.pop_front();
+        else piece.erase(piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+}
+
+bool PtyService::reopen_own_slave() {
+    std::string path;
+    {
+        const std::lock_guard lock(mutex_);
+        path = slave_path_;
+    }
+    const int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    const std::lock_guard lock(mutex_);
+    if (slave_ >= 0) ::close(slave_);
+    slave_ = fd;
+    return true;
 }
 
 void PtyService::run() {
     std::uint8_t buf[512];
+    Millis due = 0;       // the model's next timer (kNoTick: none); 0: tick at once
+    bool deaf = false;    // the master keeps reporting a hang-up: not polled (see the header)
+    bool reopened = false;  // our slave fd was reopened for the hang-up being handled
     while (!stop_) {
         int request = kNone;
         {
             const std::lock_guard lock(mutex_);
             request = plug_;
         }
-        if (request == kUnplug) close_pty();
+        if (request == kUnplug) {
+            close_pty();
+            pending_.clear();
+            pending_bytes_ = 0;
+        }
         if (request == kReplug) {
             if (master_ < 0) open_pty();
+            deaf = reopened = false;
             const std::lock_guard lock(mutex_);
             model_.power_on(steady_now_ms());
+            due = 0;
         }
         if (request != kNone) {
             {
@@ -167,9 +212,16 @@ void PtyService::run() {
             }
             changed_.notify_all();
         }
-        // Wake on host bytes, on a player action (wake()), or after 5 ms for the timers.
-        pollfd fds[2] = {{wake_, POLLIN, 0}, {master_, POLLIN, 0}};
-        const int r = ::poll(fds, master_ >= 0 ? 2 : 1, 5);
+        // Sleep until host bytes, a player action or a plug request (wake()), room for pending
+        // replies, or the model's next timer; unplugged, the model gets no time at all.
+        int timeout = -1;
+        if (master_ >= 0 && due != kNoTick)
+            timeout = static_cast<int>(std::clamp<Millis>(due - steady_now_ms(), 0, 60'000));
+        if (deaf) timeout = timeout < 0 ? 1000 : std::min(timeout, 1000);
+        const short events = static_cast<short>(POLLIN | (pending_.empty() ? 0 : POLLOUT));
+        pollfd fds[2] = {{wake_, POLLIN, 0}, {master_, events, 0}};
+        const int r = ::poll(fds, master_ >= 0 && !deaf ? 2 : 1, timeout);
+        ++steps_;
         const pollfd& p = fds[1];
         if (r > 0 && (fds[0].revents & POLLIN)) {
             std::uint64_t n = 0;
@@ -180,20 +232,32 @@ void PtyService::run() {
             continue;
         }
         std::vector<std::uint8_t> got;
+        bool hung_up = false;
         if (r > 0 && (p.revents & POLLIN)) {
             const ssize_t n = ::read(master_, buf, sizeof buf);
             if (n > 0) got.assign(buf, buf + n);
+            hung_up = n < 0 && errno == EIO;
         }
-        // POLLHUP / EIO without data: no client has the slave open right now; keep going.
-        std::vector<std::vector<std::uint8_t>> out;
+        hung_up = hung_up || (r > 0 && !(p.revents & POLLIN) && (p.revents & (POLLHUP | POLLERR)));
+        if (hung_up) {
+            // No slave fd open on the pty any more (ours hung up): reopen ours once; if the
+            // hang-up stays, stop polling the master rather than spin on it.
+            if (!reopened) reopened = reopen_own_slave();
+            else deaf = true;
+        } else if (deaf) {
+            deaf = false;  // look at the master again in the next step (at most once a second)
+        } else {
+            reopened = false;
+        }
         {
             const std::lock_guard lock(mutex_);
             const Millis now = steady_now_ms();
             if (!got.empty()) model_.receive(got, now);
             model_.tick(now);
-            out = model_.take_output();
+            queue_out(model_.take_output());
+            due = model_.next_tick_ms(now);
         }
-        write_out(out);
+        write_pending();
         changed_.notify_all();
     }
 }

@@ -3,15 +3,21 @@
 // `eboardd --simulate`. Every board emulator (DGT, Certabo/Sentio, ...) is a WireModel run by
 // one of these.
 //
-// Threading: the constructor opens a pty and starts one service thread that polls the pty
-// master (every <= 5 ms), feeds host bytes to the model, runs its timers and writes the
-// replies. The model is only touched under the service's mutex: use act() for player actions
-// (it wakes the thread so the reply goes out at once) and inspect() for reads.
+// Threading: the constructor opens a pty and starts one service thread that sleeps until host
+// bytes arrive, a player action wakes it (act()), the pty can take pending replies, or the
+// model's next timer is due (WireModel::next_tick_ms) -- never on a fixed tick, so an idle
+// board costs no wake-ups, with or without a client. Each wake-up is one service step: host
+// bytes to the model, its timers run, the replies queued and written. The model is only
+// touched under the service's mutex: use act() for player actions (it wakes the thread so the
+// reply goes out at once) and inspect() for reads.
 //
 // The service keeps its own fd on the slave open, so the master never sees the POLLHUP that a
-// pty reports before its slave is first opened (testing-without-hardware.md 2.1); the loop also
-// tolerates EIO/POLLHUP by retrying. disconnect() closes the master: the client then reads
-// EOF/EIO, as on a USB unplug.
+// pty reports before its slave is first opened (testing-without-hardware.md 2.1). Should the
+// master report POLLHUP/EIO anyway (our slave fd hung up), the service reopens its slave fd; if
+// that does not clear it, it stops listening to the master and looks again at most once a
+// second, instead of spinning. Replies the client does not read wait in a bounded queue
+// (POLLOUT); beyond kMaxPendingBytes the oldest are lost, as on a real line with nobody
+// listening. disconnect() closes the master: the client then reads EOF/EIO, as on a USB unplug.
 //
 // Unplug and replug: device_path() is a symlink to the current slave (like a udev by-id link)
 // that survives unplug()/replug(). unplug() closes the pty (the client reads EOF/EIO) and
@@ -20,11 +26,13 @@
 // device node of a umockdev testbed, so the libserialport path reaches the same emulator.
 #pragma once
 
+#include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <span>
@@ -44,6 +52,12 @@ class WireModel {
     virtual void tick(Millis now) = 0;
     /// Reply chunks produced so far (each written with one write, unless fragmented); clears them.
     [[nodiscard]] virtual std::vector<std::vector<std::uint8_t>> take_output() = 0;
+    /// When tick() must run next (ms, the clock of `now`), asked after every service step
+    /// (receive, tick, player actions): the earliest timer the device has armed (a scan with a
+    /// change to report, a late reply, a periodic report), kNoTick when nothing happens before
+    /// the next host bytes or player action. PtyService sleeps until then. Default: now + 5, a
+    /// model polled every 5 ms.
+    [[nodiscard]] virtual Millis next_tick_ms(Millis now) const { return now + 5; }
     /// Power returns after an unplug (PtyService::replug): back to the power-up state; the
     /// pieces stay where they are. Default: nothing to reset.
     virtual void power_on(Millis now) { (void)now; }
@@ -94,11 +108,19 @@ class PtyService {
     void replug();
     /// True between unplug() and replug().
     [[nodiscard]] bool unplugged() const;
+    /// Service steps (wake-ups of the service thread) so far: for tests and benchmarks that
+    /// check an idle device costs nothing.
+    [[nodiscard]] std::uint64_t service_steps() const { return steps_; }
+
+    /// Replies queued beyond this (bytes) while the client reads nothing drop the oldest.
+    static constexpr std::size_t kMaxPendingBytes = 64 * 1024;
 
   private:
     void run();
     void wake();
-    void write_out(const std::vector<std::vector<std::uint8_t>>& chunks);
+    void queue_out(std::vector<std::vector<std::uint8_t>>&& chunks);
+    void write_pending();
+    [[nodiscard]] bool reopen_own_slave();
     void open_pty();
     void close_pty();
     void request_plug(int request);
@@ -112,6 +134,9 @@ class PtyService {
     int plug_ = 0;                               // pending unplug/replug (under mutex_)
     std::string slave_path_, dir_, link_;        // slave_path_, links_: under mutex_
     std::vector<std::string> links_;
+    std::deque<std::vector<std::uint8_t>> pending_;  // replies not written yet (service thread)
+    std::size_t pending_bytes_ = 0;
+    std::atomic<std::uint64_t> steps_{0};
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };

@@ -135,4 +135,9 @@ void ChunkPlayer::tick(Millis now) {
 
 std::vector<std::vector<std::uint8_t>> ChunkPlayer::take_output() { return std::exchange(out_, {}); }
 
+Millis ChunkPlayer::next_tick_ms(Millis now) const {
+    if (next_ >= chunks_.size()) return kNoTick;
+    return next_at_ < 0 ? now : next_at_;
+}
+
 } // namespace eboard::drivers::emu

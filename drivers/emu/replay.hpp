@@ -39,6 +39,8 @@ class ChunkPlayer final : public WireModel {
     void receive(std::span<const std::uint8_t> bytes, Millis now) override;
     void tick(Millis now) override;
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
+    /// The next chunk's time; kNoTick once all are sent.
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     /// All chunks sent.
     [[nodiscard]] bool done() const noexcept { return next_ >= chunks_.size(); }
     [[nodiscard]] const std::vector<std::uint8_t>& received() const noexcept { return received_; }

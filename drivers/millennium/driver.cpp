@@ -378,4 +378,19 @@ const DriverRegistration registration{DriverInfo{
 
 } // namespace
 
+Millis MillenniumDriver::next_tick_ms(Millis now) const {
+    if (!host_) return kNoTick;
+    switch (state_) {
+    case State::Opening: return started_at_ + opt_.startup_delay_ms;
+    case State::WaitVersion: return last_version_request_ + opt_.version_retry_ms;
+    case State::Configure:
+    case State::Ready: break;
+    }
+    Millis due = kNoTick;
+    if (in_flight_) due = sent_at_ + opt_.reply_timeout_ms;
+    else if (!queue_.empty()) due = now;
+    if (state_ == State::Ready) due = std::min(due, std::max(last_rx_, last_ping_) + opt_.keepalive_ms);
+    return due;
+}
+
 } // namespace eboard::drivers::millennium

@@ -60,6 +60,9 @@ class MillenniumDriver final : public Driver, public LedControl {
     void stop(Millis now) override;
     [[nodiscard]] bool stopped() const override;
     void on_tick(Millis now) override;
+    /// Event-driven (as the DGT driver): the start-up delay, the version retry, a reply's
+    /// timeout, a queued command, the keep-alive after keepalive_ms of silence; never a poll.
+    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     void request_board_dump() override;
     [[nodiscard]] LedControl* leds() override { return this; }
 

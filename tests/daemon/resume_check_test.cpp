@@ -249,8 +249,11 @@ TEST_CASE("daemon: killed, a move made while it was down: restarted, the move is
     rig.finish();
 }
 
-TEST_CASE("daemon: killed after a move made, pressed while it was down: restarted, the lever completes it") {
-    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+namespace {
+
+/// Ply 11 made, the daemon killed -9, the lever pressed while it was down: after the restart
+/// the press (read from the lever) completes ply 11, with nothing irregular.
+void lever_pressed_while_down_completes(ResumeRig& rig) {
     rig.start();
     REQUIRE(rig.board.play(*rig.log, 10));
     rig.board.make_next_move(); // ply 11 made, not completed
@@ -261,6 +264,13 @@ TEST_CASE("daemon: killed after a move made, pressed while it was down: restarte
     REQUIRE(rig.log->wait_completed("t1", 11));
     rig.check_no_irregularity();
     rig.finish();
+}
+
+} // namespace
+
+TEST_CASE("daemon: killed after a move made, pressed while it was down: restarted, the lever completes it") {
+    ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0));
+    lever_pressed_while_down_completes(rig);
 }
 
 TEST_CASE("daemon: killed, a move made and pressed while it was down: restarted, the move is made and completed") {
@@ -296,16 +306,7 @@ TEST_CASE("daemon: --white-side auto, killed after a move made, pressed while it
     // White plays on the right; the daemon finds it at the first press and keeps it with the
     // game: after a kill -9 the lever's position still says who pressed.
     ResumeRig rig(source_game("kasparov-deep-blue-1997.pgn", 0), drivers::ClockSide::Right, "auto");
-    rig.start();
-    REQUIRE(rig.board.play(*rig.log, 10));
-    rig.board.make_next_move(); // ply 11 made, not completed
-    REQUIRE_FALSE(rig.log->wait_for("MOVE", "t1", [](const ojson& e) { return e["ply"] == 11; }).is_null());
-    rig.kill9();
-    rig.board.emulator().press_lever(rig.side_of_ply(11)); // nobody listens
-    rig.start();
-    REQUIRE(rig.log->wait_completed("t1", 11));
-    rig.check_no_irregularity();
-    rig.finish();
+    lever_pressed_while_down_completes(rig);
 }
 
 TEST_CASE("daemon: killed after the game's start, before the first move: restarted, the same game resumes") {

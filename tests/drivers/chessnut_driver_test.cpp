@@ -88,6 +88,18 @@ TEST_CASE("chessnut 3 realtime mode is sent again until a position report arrive
     CHECK(f.driver.ready());
 }
 
+TEST_CASE("chessnut: event-driven ticks: write slots and the realtime retry, nothing once reports come") {
+    ChessnutOptions o;
+    o.quirks = 0;
+    Fixture f(o);
+    CHECK(f.driver.next_tick_ms(f.now) == f.now + 200);  // the version requests' write slot
+    f.advance(400);
+    f.host.take_sent();
+    CHECK(f.driver.next_tick_ms(f.now) == 1000 + o.realtime_retry_ms);  // no position yet
+    f.packet(position(kStart));
+    CHECK(f.driver.next_tick_ms(f.now) == kNoTick);  // an idle board costs no wake-up
+}
+
 TEST_CASE("chessnut 4 every changed report is a board dump, repeats are ignored") {
     Fixture f;
     f.packet(position(kStart));

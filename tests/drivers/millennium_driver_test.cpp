@@ -42,6 +42,22 @@ struct Wired {
 
 } // namespace
 
+TEST_CASE("millennium: event-driven ticks: start-up delay, version retry, keep-alive of an idle board") {
+    RecordingHost host;
+    MillenniumOptions o;
+    MillenniumDriver d(o);
+    d.start(host, 0);
+    CHECK(d.next_tick_ms(0) == o.startup_delay_ms);
+    d.on_tick(o.startup_delay_ms);
+    CHECK(d.next_tick_ms(o.startup_delay_ms) == o.startup_delay_ms + o.version_retry_ms);
+    Wired w;
+    REQUIRE(w.ready());
+    w.link.run(100);  // the start-up's replies are in
+    const Millis now = w.link.now;
+    CHECK(w.driver.next_tick_ms(now) > now + 1000);  // not polled: the next keep-alive
+    CHECK(w.driver.next_tick_ms(now) <= now + o.keepalive_ms);
+}
+
 TEST_CASE("millennium start-up: V, version, report mode read then written, status, dump") {
     RecordingHost host;
     MillenniumDriver d(fast());

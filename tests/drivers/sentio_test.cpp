@@ -86,6 +86,20 @@ TEST_CASE("sentio 2.3 a Certabo frame (320 numbers) is dropped with a clear note
     CHECK(notes[0] == "sentio : frame dropped: 320 numbers, not 8 (a Certabo board: use the certabo driver)");
 }
 
+TEST_CASE("sentio: event-driven ticks: the silence limit while linked, nothing when down, LEDs when due") {
+    RecordingHost host;
+    sentio::SentioDriver d;
+    d.start(host, 0);
+    feed(d, frame(BoardState::start_position()), 100);
+    CHECK(d.next_tick_ms(200) == 5100);  // not polled every 50 ms: the silence limit only
+    d.on_tick(5100);
+    CHECK(d.next_tick_ms(5100) == kNoTick);  // down: the next frame comes by itself
+    feed(d, frame(BoardState::start_position()), 6000);
+    CHECK(d.next_tick_ms(6000) == 11000);
+    d.set_leds(Bitboard{1});  // a wanted LED change is due at once
+    CHECK(d.next_tick_ms(6000) == 6000);
+}
+
 TEST_CASE("sentio: silence takes the link down, the next frame brings it back with a fresh board") {
     RecordingHost host;
     sentio::SentioDriver d;

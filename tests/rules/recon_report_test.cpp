@@ -141,31 +141,33 @@ TEST_CASE("4.4.2 queenside castling seen in one board report: king and rook lift
     }
 }
 
+namespace {
+
+/// An identity board in `fen`, one report with `squares` set as they now read: the move made
+/// is `uci`, and nothing irregular was seen.
+void made_in_one_report(const char* fen, std::initializer_list<std::pair<const char*, Piece>> squares,
+                        const std::string& uci) {
+    ReportingBoard b(fen, true);
+    for (const auto& [square, piece] : squares) b.set(square, piece);
+    b.report(1000, true);
+    CHECK(b.r.made == std::vector<std::string>{uci});
+    CHECK(b.r.irregularities() == 0);
+}
+
+} // namespace
+
 TEST_CASE("3.7.4 4.7.1 4.7.3 en passant, a capture and a capturing promotion each in one board report are made") {
     SECTION("en passant") {
-        ReportingBoard b("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", true);
-        b.set("e5", Piece::None);
-        b.set("d5", Piece::None);
-        b.set("d6", Piece::WPawn);
-        b.report(1000, true);
-        CHECK(b.r.made == std::vector<std::string>{"e5d6"});
-        CHECK(b.r.irregularities() == 0);
+        made_in_one_report("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+                           {{"e5", Piece::None}, {"d5", Piece::None}, {"d6", Piece::WPawn}}, "e5d6");
     }
     SECTION("capture, identity changes on the target") {
-        ReportingBoard b("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1", true);
-        b.set("f3", Piece::None);
-        b.set("e5", Piece::WKnight);
-        b.report(1000, true);
-        CHECK(b.r.made == std::vector<std::string>{"f3e5"});
-        CHECK(b.r.irregularities() == 0);
+        made_in_one_report("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1", {{"f3", Piece::None}, {"e5", Piece::WKnight}},
+                           "f3e5");
     }
     SECTION("promotion with capture, underpromotion read from the board") {
-        ReportingBoard b("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", true);
-        b.set("b7", Piece::None);
-        b.set("a8", Piece::WKnight);
-        b.report(1000, true);
-        CHECK(b.r.made == std::vector<std::string>{"b7a8n"});
-        CHECK(b.r.irregularities() == 0);
+        made_in_one_report("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", {{"b7", Piece::None}, {"a8", Piece::WKnight}},
+                           "b7a8n");
     }
 }
 
