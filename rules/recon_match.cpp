@@ -156,7 +156,7 @@ std::optional<Move> Reconstructor::Impl::find_move(const Position& p,
 }
 
 // A move that may still grow into another: a sliding piece that can go on along its line, a
-// king or rook move that is part of a legal castling, a promotion whose piece the board
+// pawn's single step when its double step is legal, a king or rook move that is part of a legal castling, a promotion whose piece the board
 // cannot see (the pawn may be standing there first, Art. 4.7.3).
 bool Reconstructor::Impl::may_grow(const Position& p, Move m) const {
     if (cfg.tactile) return false;
@@ -178,6 +178,15 @@ bool Reconstructor::Impl::may_grow(const Position& p, Move m) const {
             Piece beyond = p.piece_on(Square::at(f, r));
             if (beyond == Piece::None || color_of(beyond) != p.side_to_move()) return true;
         }
+    }
+    if (t == PieceType::Pawn && df == 0 && !capture) {
+        // A single step whose double step is legal: the pawn may be sliding over this square
+        // (a streaming board catches it there; the move is made when the hand releases the
+        // piece, Art. 4.7).
+        const int r2 = m.from().rank() + 2 * dr;
+        if (dr * dr == 1 && r2 >= 0 && r2 < 8 &&
+            p.is_legal(Move::normal(m.from(), Square::at(m.from().file(), r2))))
+            return true;
     }
     if (t == PieceType::King || t == PieceType::Rook) {
         for (const Successor& s : succ) {

@@ -18,8 +18,9 @@
 //   piece left its square (it was lifted, or its identity changed directly on a DGT board):
 //   on occupancy alone a piece held in the hand looks like a capture otherwise.
 // - A match is "made" at once, or after settle_ms when the move might still be growing (a
-//   sliding piece that can go further; a king or rook move that may be half a castling; a
-//   promotion on an occupancy-only board). The clock press makes it at once and completes it.
+//   sliding piece that can go further; a pawn's single step that can still be its double
+//   step; a king or rook move that may be half a castling; a promotion on an occupancy-only
+//   board). The clock press makes it at once and completes it.
 // - Everything else waits: the board may show an earlier position (takeback), a start position
 //   (new game), the kings-in-the-centre signal, a move out of turn, or nothing explainable
 //   (position_mismatch after mismatch_grace_ms; illegal_move when the clock is pressed on it).
@@ -105,8 +106,8 @@ struct ReconConfig {
     /// A square that returns to its previous state within this time never changed (bounce,
     /// a piece sliding over a square).
     TimeMs bounce_ms = 40;
-    /// How long a move that might still grow (slide, half castling, promotion on an
-    /// occupancy-only board) must stand before it counts as made.
+    /// How long a move that might still grow (slide, a pawn's single step, half castling,
+    /// promotion on an occupancy-only board) must stand before it counts as made.
     TimeMs settle_ms = 300;
     /// After a press the board may lag (a DGT board scans in 200-250 ms): how long to wait for
     /// it to show a move before the press is judged (7.5.1 / 7.5.3).

@@ -372,6 +372,38 @@ TEST_CASE("sliding pieces that register on intermediate squares make one move") 
     }
 }
 
+// A streaming board (Sentio, Certabo: one frame every 100 ms here) can catch a pawn sliding
+// c2-c3-c4 on c3. c2-c3 is legal, but the pawn may still be on its way: were c2-c3 made at
+// once, the next frame (c3 left, c4 taken, and the reply already begun: b8 lifted) would read
+// as Black's Nc6 and White's c3-c4 — two plies for one, and the game out of step with the
+// board from then on (the emu-sentio flake: "ply 10 was not announced in time").
+TEST_CASE("4.7 a pawn caught on the square between in its double step makes one move, the reply begun at once") {
+    for (bool id : {false, true}) {
+        for (bool clock : {false, true}) {
+            INFO("identity " << id << " clock " << clock);
+            ReconConfig cfg;
+            cfg.clock = clock;
+            Run r(cfg);
+            BoardHands h(id ? plain_hands(true) : plain_hands(false));
+            h.setup(Position::startpos());
+            h.wait(300);
+            h.lift(sq("c2")); // one frame: the pawn on its way, on c3
+            h.place(sq("c3"), Piece::WPawn);
+            h.wait(100);      // the next frame: on c4, and Black's knight already lifted
+            h.lift(sq("c3"));
+            h.lift(sq("b8"));
+            h.place(sq("c4"), Piece::WPawn);
+            h.wait(100);
+            h.place(sq("c6"), Piece::BKnight);
+            h.wait(400);
+            r.feed(h);
+            CHECK(r.made == std::vector<std::string>{"c2c4", "b8c6"});
+            CHECK(r.irregularities() == 0);
+            CHECK(r.replaced == 0); // c2-c3 was never made
+        }
+    }
+}
+
 TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
