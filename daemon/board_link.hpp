@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <string>
 
 #include "rules/expected.hpp"
@@ -15,8 +16,18 @@ class BoardLink {
     virtual ~BoardLink() = default;
     /// Opens the device (reconnecting while it is absent) and starts reading.
     virtual void start() = 0;
-    /// Closes the device.
+    /// Closes the device (waits for its thread).
     virtual void stop() = 0;
+    /// Closes the device without waiting (on the loop's thread): told to stop, and nothing it
+    /// still reports is taken. join() then waits for it, on any thread: a device stuck in a
+    /// transfer must not stall the loop (Daemon::detach).
+    virtual void request_stop() = 0;
+    /// Waits until the device is closed, after request_stop().
+    virtual void join() = 0;
+    /// Set before start(): the device is opened only once `closed` is ready, the previous link
+    /// of the same device (closed by DETACH, its thread still ending) having let it go; waited
+    /// for on the device thread, at most a few seconds (then opened anyway), ended by stop().
+    virtual void open_after(std::shared_future<void> closed) = 0;
     /// Sets the clock (set-and-run), ms per player. Errors when there is no clock.
     [[nodiscard]] virtual Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) = 0;
     /// The arbiter applies or declines the penalty of the last illegal move.

@@ -35,7 +35,9 @@ po::options_description options_table() {
         ("events", po::value<std::string>()->value_name("PATH|-"), "also write every event as JSON lines to PATH, or - for stdout")
         ("socket", po::value<std::string>()->value_name("PATH"), "the client API socket PATH (JSON lines)")
         ("socket-group", po::value<std::string>()->value_name("GROUP"), "group owning the socket (mode 0660)")
-        ("simulate", po::value<std::string>()->implicit_value("")->value_name("PGN"), "emulated DGT board and clock replay a game: [PGN] (default: an embedded famous game)")
+        // The brackets: the PGN may be left out (Boost prints an empty implicit value as the
+        // bare name).
+        ("simulate", po::value<std::string>()->implicit_value("")->value_name("[PGN]"), "an emulated DGT board and clock replay the game of PGN (default: an embedded famous game)")
         ("speed", po::value<double>()->value_name("X"), "--simulate and emu-KIND:PGN boards: how many times faster than human pace (default 1)")
         ("illegal-feedback", po::value<std::string>()->value_name("on-completion|immediate"), "on-completion (default) | immediate")
         ("mismatch-grace", po::value<double>()->value_name("SECONDS"), "SECONDS before an unexplained position is alerted (default 5)")

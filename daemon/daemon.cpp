@@ -6,6 +6,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,11 @@
 
 namespace eboard::daemon {
 
+namespace {
+// At exit, how long the boards closed by DETACH get to end their device thread.
+constexpr int kRetiredExitWaitMs = 2000;
+} // namespace
+
 Daemon::Daemon(Config config)
     : config_(std::move(config)), signals_(io_, SIGINT, SIGTERM, SIGHUP), watchdog_(io_), status_timer_(io_) {}
 
@@ -38,6 +44,7 @@ Daemon::~Daemon() {
         if (e.player) e.player->stop();
     for (auto& l : links_) l->stop();
     links_.clear();
+    abandon_retired(kRetiredExitWaitMs);
     simulation_.reset();
     if (server_) server_->close();
     if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
@@ -565,6 +572,10 @@ ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
     if (auto ok = prepare_emulator(b); !ok) return error_reply(ok.error().message, raw);
     add_board(b);
     BoardSession* board = boards_.back().get();
+    // The same device DETACHed a moment ago: its old thread may still hold it (closing, or
+    // stuck in a transfer). The new link waits for it on its own thread, never here.
+    for (const auto& r : retired_)
+        if (same_device(r->board->board_config().uri, uri)) links_.back()->open_after(r->closed);
     resume_games(board); // its game, if it was detached (or unplugged) in the middle of one
     if (!emulated_.empty() && emulated_.back().board == b.name && !emulated_.back().emulator) {
         if (auto ok = open_emulator(emulated_.size() - 1); !ok) {
@@ -610,13 +621,16 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
     const std::string closed = board->name();
     for (std::size_t i = 0; i < boards_.size(); ++i) {
         if (boards_[i].get() != board) continue;
-        links_[i]->stop();
+        // Never waited for here: a device thread stuck in a transfer would stall every board
+        // and client. The thread is joined off the loop (retire()).
+        links_[i]->request_stop();
         // The game stays in the store, unfinished: it resumes when the board is attached again.
         board->set_connected(false, wall_clock_ms());
         recorder_->submit([closed](Store& store) { return store.forget_attached(closed); });
         recorder_->flush();
         for (auto& e : emulated_)
             if (e.board == closed && e.player) e.player->stop(); // the emulator outlives its link
+        retire(std::move(links_[i]), std::move(boards_[i]));
         links_.erase(links_.begin() + static_cast<std::ptrdiff_t>(i));
         boards_.erase(boards_.begin() + static_cast<std::ptrdiff_t>(i));
         break;
@@ -628,6 +642,68 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
     r["board"] = closed;
     r["detached"] = true;
     return r;
+}
+
+} // namespace eboard::daemon
+
+namespace eboard::daemon {
+
+void Daemon::retire(std::unique_ptr<BoardLink> link, std::unique_ptr<BoardSession> board) {
+    auto r = std::make_unique<Retired>();
+    r->link = std::move(link);
+    r->board = std::move(board);
+    std::promise<void> closed;
+    r->closed = closed.get_future().share();
+    r->joiner = std::thread([this, link = r->link.get(), entry = r.get(), state = retire_state_,
+                             closed = std::move(closed)]() mutable {
+        link->join();
+        closed.set_value();
+        std::lock_guard lock(state->mutex);
+        entry->done = true;
+        state->ended.notify_all();
+        if (!state->daemon_gone) boost::asio::post(io_, [this] { reap_retired(); });
+    });
+    retired_.push_back(std::move(r));
+}
+
+void Daemon::reap_retired() {
+    std::vector<std::unique_ptr<Retired>> ended;
+    {
+        std::lock_guard lock(retire_state_->mutex);
+        for (auto it = retired_.begin(); it != retired_.end();) {
+            if ((*it)->done) {
+                ended.push_back(std::move(*it));
+                it = retired_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (auto& r : ended) r->joiner.join(); // it has posted this, or is about to return
+    // `ended` goes here: the links and sessions are freed on the loop's thread.
+}
+
+void Daemon::abandon_retired(int wait_ms) {
+    {
+        std::unique_lock lock(retire_state_->mutex);
+        retire_state_->ended.wait_for(lock, std::chrono::milliseconds(wait_ms), [this] {
+            return std::all_of(retired_.begin(), retired_.end(), [](const auto& r) { return r->done; });
+        });
+        retire_state_->daemon_gone = true;
+    }
+    for (auto& r : retired_) {
+        if (r->done) {
+            r->joiner.join();
+            continue;
+        }
+        // Its device never returned: the thread keeps what it uses (the process is exiting).
+        log_warning("board " + r->board->name() + ": its device did not close; left to the exit");
+        r->joiner.detach();
+        (void)r->link.release();
+        (void)r->board.release();
+        (void)r.release();
+    }
+    retired_.clear();
 }
 
 } // namespace eboard::daemon

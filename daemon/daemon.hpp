@@ -8,8 +8,13 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <atomic>
+#include <condition_variable>
 #include <functional>
+#include <future>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,6 +93,14 @@ class Daemon final : public CommandHandler {
     [[nodiscard]] ojson attach(const AttachRequest& request, const ojson& raw);
     [[nodiscard]] ojson detach(const DetachRequest& request, const ojson& raw);
     [[nodiscard]] BoardLink* link_of(const BoardSession* board);
+    /// A board closed by DETACH: its device thread is joined off the loop (it may be stuck in
+    /// a transfer), then its link and session go, on the loop.
+    void retire(std::unique_ptr<BoardLink> link, std::unique_ptr<BoardSession> board);
+    /// Frees the retired boards whose device thread has ended.
+    void reap_retired();
+    /// The retired boards at exit: waited for up to `wait_ms`; one still stuck is left to the
+    /// exiting process (logged).
+    void abandon_retired(int wait_ms);
 
     boost::asio::io_context io_;
     Deadlines deadlines_{io_}; ///< every board's reconstruction timers (outlives links_)
@@ -106,6 +119,22 @@ class Daemon final : public CommandHandler {
         std::unique_ptr<EmuBoard> emulator;
     };
     std::vector<Emulated> emulated_;
+    /// Boards closed by DETACH whose device thread may still run (retire()).
+    struct Retired {
+        std::unique_ptr<BoardLink> link;
+        std::unique_ptr<BoardSession> board;
+        std::thread joiner;
+        bool done = false; ///< under RetireState::mutex
+        std::shared_future<void> closed; ///< ready once the device thread ended (open_after())
+    };
+    /// Shared with the joiner threads, which may outlive the daemon (a device that never returns).
+    struct RetireState {
+        std::mutex mutex;
+        std::condition_variable ended;
+        bool daemon_gone = false; ///< then a joiner posts nothing to the loop
+    };
+    std::vector<std::unique_ptr<Retired>> retired_;
+    std::shared_ptr<RetireState> retire_state_ = std::make_shared<RetireState>();
     /// Boards attached at run time by a device node (ATTACH `device`): name -> node.
     std::map<std::string, std::string> attached_by_;
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games

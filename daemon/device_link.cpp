@@ -26,6 +26,11 @@ namespace {
 // back (otherwise it sleeps until input, a queued command's wake(), or the driver's next timer).
 constexpr int kHotplugCheckMs = 50;
 constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
+// open_after(): how long a board attached again waits for its previous link to close the
+// device (its driver's clean exit, kShutdownMs, and a transfer's 1 s libusb timeout fit), and
+// how often that wait looks at stop().
+constexpr int kPreviousLinkWaitMs = 3000;
+constexpr int kPreviousLinkPollMs = 20;
 
 std::vector<std::string> square_names(Bitboard b) {
     std::vector<std::string> out;
@@ -86,6 +91,13 @@ int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
     return tc->first_move_of_period(static_cast<int>(tc->periods.size()) - 1);
 }
 
+// How late a board may report a piece touched before the clock's press that followed it
+// (a DGT board scans every 200-250 ms, dgt.md 8; the press comes with the next BWTIME).
+constexpr TimeMs kBoardLagMs = 300;
+
+// The game began with Black to move (a position set by the arbiter).
+bool black_first(const GameTracker& game) { return game.start_fen().find(" b ") != std::string::npos; }
+
 } // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, Deadlines& deadlines, BoardSession& session, const Config& config)
@@ -144,6 +156,21 @@ void DeviceLink::stop() {
         if (live_) live_->wake();
     }
     wake_.notify_all();
+    join();
+}
+
+void DeviceLink::request_stop() {
+    *alive_ = false; // what the device thread still posts is dropped
+    deadline_.set(std::nullopt);
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        if (live_) live_->wake();
+    }
+    wake_.notify_all();
+}
+
+void DeviceLink::join() {
     if (thread_.joinable()) thread_.join();
 }
 
@@ -158,7 +185,24 @@ void DeviceLink::arm_deadline() {
     deadline_.set(recon_.next_deadline());
 }
 
+void DeviceLink::wait_for_previous_link() {
+    if (!previous_closed_.valid()) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPreviousLinkWaitMs);
+    while (!stop_ && previous_closed_.wait_for(std::chrono::milliseconds(kPreviousLinkPollMs)) !=
+                         std::future_status::ready) {
+        if (std::chrono::steady_clock::now() >= until) {
+            log_warning("board " + session_.name() + ": its device is still held by the link DETACH closed, " +
+                        std::to_string(kPreviousLinkWaitMs) + " ms on; opening it anyway");
+            break;
+        }
+    }
+    previous_closed_ = {};
+}
+
 void DeviceLink::device_thread() {
+    // Two handles on one device race: the new one's claim fails (EBUSY) while the old one holds
+    // it, and the old one's close gives the device back to the kernel driver.
+    wait_for_previous_link();
     const std::string uri = session_.board_config().uri;
     // A device that is not there: back-off for serial paths, libusb hotplug for usb boards.
     drivers::DeviceWaiter waiter(uri);
@@ -241,6 +285,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         // A new driver session (or none): its board and lever are still to be read.
         board_read_ = false;
         unchecked_lever_.reset();
+        held_press_.reset();
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -274,15 +319,22 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
                                   : lever->high == ClockSide::Right ? ClockSide::Left
                                                                     : ClockSide::None;
         if (pressed == ClockSide::None) return;
-        if (!white_side_ && session_.game() && session_.game()->plies() <= 1) {
-            // --white-side auto: the first press of a game completes its first move, White's
-            // unless the game started with Black to move (a position set by the arbiter).
-            const bool black_first = session_.game()->start_fen().find(" b ") != std::string::npos;
+        if (sides_open() && side_learnt_ && !touched_at_start_) {
+            // --white-side auto, before the first move and before any piece was touched: the
+            // first mover's press (his move not reported yet) or the clock being set up. The
+            // board decides (decide_held_press).
+            if (held_press_) decide_held_press(std::nullopt); // two set-up presses
+            held_press_ = *lever;
+            held_touch_.reset();
+            return;
+        }
+        if (config_.white_side == WhiteSide::Auto && !side_learnt_ && session_.game() &&
+            session_.game()->plies() <= 1) {
+            // --white-side auto, no lever read before the first move: the first press of a
+            // game completes its first move, White's unless the game started with Black to
+            // move (a position set by the arbiter).
             const ClockSide other = pressed == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
-            white_side_ = black_first ? other : pressed;
-            log_info("board " + session_.name() + ": White plays on the " +
-                     (white_side_ == ClockSide::Left ? "left" : "right") + " of the clock");
-            keep_white_side();
+            learn_white_side(black_first(*session_.game()) ? other : pressed, "its first press");
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
@@ -314,6 +366,10 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
     const bool first = !last_times_;
     const auto previous = last_times_;
     last_times_ = t;
+    // Before the first move the lever shows whose clock runs (auto): a press held since
+    // longer than the board's lag, with no touch, was the clock being set up.
+    if (held_press_ && t.at_ms - held_press_->at_ms > kBoardLagMs) decide_held_press(std::nullopt);
+    if (sides_open() && !held_press_) learn_from_lever(t.lever_high);
     const Color left = color_of_side(ClockSide::Left);
     eboard::ClockTimes ct;
     ct.t_ms = t.at_ms;
@@ -357,6 +413,9 @@ void DeviceLink::feed(const SensorEvent& e) {
     // Copy: handling may restart the reconstruction, which invalidates its output vector.
     const std::vector<ReconEvent> out = recon_.feed(e);
     for (const auto& r : out) handle(r);
+    // A press held before the first move is decided by the first touch after it; fed after
+    // this input's events, so that it follows what the board showed.
+    if (held_press_ && held_touch_) decide_held_press(held_touch_);
     arm_deadline(); // the reconstruction's next timer, if one runs (handling may restart it)
 }
 
@@ -420,6 +479,10 @@ void DeviceLink::handle(const ReconEvent& event) {
     const std::int64_t now = wall_clock_ms();
     if (const auto* t = std::get_if<eboard::TouchEvent>(&event)) {
         if (!session_.game()) return;
+        if (session_.game()->plies() == 0) {
+            touched_at_start_ = true;
+            if (held_press_ && !held_touch_) held_touch_ = t->t_ms;
+        }
         TouchEvent out{session_.name(), session_.game_id(), t->square.name(), t->lift, std::nullopt};
         if (t->piece != Piece::None) out.piece = piece_to_char(t->piece);
         session_.recorder().publish(out, now);
@@ -437,6 +500,7 @@ void DeviceLink::handle(const ReconEvent& event) {
         }
         clear_clock_text();
         keep_white_side();
+        if (sides_open() && last_times_ && last_times_->connected) learn_from_lever(last_times_->lever_high);
         // New rules (SIGHUP) apply from this game on: the reconstruction starts it again
         // under them, from the same start position.
         if (session_.shared_profile() != recon_profile_) restart_game();
@@ -498,10 +562,48 @@ void DeviceLink::begin_with_first_move(const BoardSnapshot& snap) {
 
 void DeviceLink::keep_white_side() {
     if (config_.white_side != WhiteSide::Auto || !session_.game()) return;
+    held_press_.reset();
+    touched_at_start_ = false;
     const std::string& kept = session_.white_side();
+    side_learnt_ = kept == "left" || kept == "right";
     if (kept == "left") white_side_ = ClockSide::Left;
     else if (kept == "right") white_side_ = ClockSide::Right;
-    else if (white_side_) session_.set_white_side(*white_side_ == ClockSide::Left ? "left" : "right");
+    // else: a game of its own, perhaps with the clock turned round; it learns its side.
+}
+
+void DeviceLink::learn_white_side(ClockSide white, const char* how) {
+    const bool changed = white_side_ != white || !side_learnt_;
+    white_side_ = white;
+    side_learnt_ = true;
+    if (changed)
+        log_info("board " + session_.name() + ": White plays on the " + (white == ClockSide::Left ? "left" : "right") +
+                 " of the clock (" + how + ")");
+    if (session_.game()) session_.set_white_side(white == ClockSide::Left ? "left" : "right");
+}
+
+bool DeviceLink::sides_open() const {
+    return config_.white_side == WhiteSide::Auto && session_.game() && session_.game()->plies() == 0 &&
+           recon_.plies_made() == 0;
+}
+
+void DeviceLink::learn_from_lever(ClockSide high) {
+    if (high == ClockSide::None || !session_.game()) return;
+    const ClockSide other = high == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
+    learn_white_side(black_first(*session_.game()) ? other : high, "its lever before the first move");
+}
+
+void DeviceLink::decide_held_press(std::optional<TimeMs> touch_ms) {
+    const drivers::ClockLever press = *held_press_;
+    held_press_.reset();
+    held_touch_.reset();
+    const ClockSide pressed = press.high == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
+    if (touch_ms && *touch_ms - press.at_ms <= kBoardLagMs) {
+        // The first mover pressed; his move reached us after the press.
+        feed(LeverPressed{press.at_ms, color_of_side(pressed)});
+        return;
+    }
+    // Nobody had touched a piece: the clock was set up; its lever now shows whose clock runs.
+    if (sides_open()) learn_from_lever(press.high);
 }
 
 void DeviceLink::update_quickplay() {

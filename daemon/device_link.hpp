@@ -46,6 +46,9 @@ class DeviceLink final : public BoardLink {
 
     void start() override;
     void stop() override;
+    void request_stop() override;
+    void join() override;
+    void open_after(std::shared_future<void> closed) override { previous_closed_ = std::move(closed); }
     [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
     [[nodiscard]] Expected<std::string> penalty(bool apply) override;
     void restart_game() override;
@@ -60,6 +63,8 @@ class DeviceLink final : public BoardLink {
 
   private:
     void device_thread();
+    /// open_after(): until the previous link closed the device, stop() or the bound.
+    void wait_for_previous_link();
     void on_driver_event(const drivers::DriverEvent& e);
     void on_clock_times(const drivers::ClockTimes& t);
     void feed(const SensorEvent& e);
@@ -79,8 +84,21 @@ class DeviceLink final : public BoardLink {
     void begin_with_first_move(const BoardSnapshot& snap);
     /// `--white-side auto`: the side found for the game is kept with it (the store), so that
     /// a resumed game (a restart, kill -9) reads the lever as before; a game that has none yet
-    /// gets the side found earlier, if any.
+    /// learns its own, the side found earlier standing in meanwhile.
     void keep_white_side();
+    /// `--white-side auto`: White plays on `white` in this game (kept in the store; said once
+    /// in the log when it changes). `how`: what showed it.
+    void learn_white_side(drivers::ClockSide white, const char* how);
+    /// `--white-side auto`, before the first move: the lever's high side is the side whose
+    /// clock runs (or will run when started) - the first mover's (dgt.md 10.1 status bit 1;
+    /// interfaces.md `--white-side`: "the side whose clock runs when the game starts").
+    void learn_from_lever(drivers::ClockSide high);
+    /// The held press (held_press_) is decided: by a touch reported `touch_ms` after it (within
+    /// the board's lag it was the first mover's press, later the clock was being set up), or
+    /// by time passing without one (`touch_ms` nullopt: set up).
+    void decide_held_press(std::optional<TimeMs> touch_ms);
+    /// The game is at its start (no move made) and White's side is to be learnt (auto).
+    [[nodiscard]] bool sides_open() const;
     /// The game entered its quickplay finish: the profile's quickplay ladder applies.
     void update_quickplay();
     void queue_command(std::function<void(drivers::Driver&)> command);
@@ -104,8 +122,19 @@ class DeviceLink final : public BoardLink {
     std::condition_variable wake_;
     std::vector<std::function<void(drivers::Driver&)>> commands_;
     drivers::DeviceSession* live_ = nullptr; ///< the open session (under mutex_), for wake()
-    // Which side of the clock is White's (--white-side; auto: the first lever press).
+    // Which side of the clock is White's (--white-side; auto: learnt per game, see
+    // learn_white_side()).
     std::optional<drivers::ClockSide> white_side_;
+    /// auto: White's side is known for this game (the store, its lever before the first
+    /// move, or its first press); until then the previous game's side stands in.
+    bool side_learnt_ = false;
+    /// auto: the board reported a piece touched in this game before its first move.
+    bool touched_at_start_ = false;
+    /// auto: a lever change before the first move, before any piece was touched: either the
+    /// first mover's press with the board reporting his move late, or the clock being set up
+    /// (Black starting White's clock, the arbiter turning it). Held until the board speaks.
+    std::optional<drivers::ClockLever> held_press_;
+    std::optional<TimeMs> held_touch_; ///< the first touch reported after held_press_
     std::optional<drivers::ClockTimes> last_times_;
     drivers::ClockModel clock_model_ = drivers::ClockModel::None;
     bool clock_connected_ = false;
@@ -125,6 +154,7 @@ class DeviceLink final : public BoardLink {
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     Opener opener_;
     std::function<void(const BoardSettings&)> on_learned_;
+    std::shared_future<void> previous_closed_; ///< open_after()
 };
 
 } // namespace eboard::daemon

@@ -137,6 +137,17 @@ class Stmt {
     bool* in_use_ = nullptr; // the cache's flag, when s_ is the cached statement
 };
 
+// One statement that returns no rows, `params` bound to its ?s in order; an error names `what`.
+template <typename... Params>
+Expected<bool> execute(sqlite3* db, StatementCache& cache, const char* what, const char* sql,
+                       const Params&... params) {
+    Stmt s(db, cache, sql);
+    int i = 0;
+    (s.bind(++i, params), ...);
+    if (s.step() != SQLITE_DONE) return s.error(what);
+    return true;
+}
+
 std::string utc_day(std::int64_t time_ms, const char* format) {
     const std::time_t t = static_cast<std::time_t>(time_ms / 1000);
     std::tm tm{};
@@ -349,9 +360,9 @@ Expected<bool> Store::apply_event(const Event& event) {
         return set_result(r->game, r->result, r->termination, r->confirmed);
     } else if (const auto* g = std::get_if<GameEvent>(&event)) {
         if (g->kind == GameEvent::Kind::End) {
-            Stmt up(db_, statements_, "UPDATE games SET ended = 1 WHERE id = ?;");
-            up.bind(1, g->game);
-            if (up.step() != SQLITE_DONE) return up.error("game end");
+            if (auto ok = execute(db_, statements_, "game end", "UPDATE games SET ended = 1 WHERE id = ?;", g->game);
+                !ok)
+                return ok;
         } else if (g->kind == GameEvent::Kind::Takeback) {
             const std::int64_t ply = g->ply.value_or(0);
             Stmt del(db_, statements_, "DELETE FROM moves WHERE game = ? AND ply > ?;");
@@ -411,10 +422,8 @@ Expected<bool> Store::record_stands(const std::string& board, const std::string&
 
 Expected<bool> Store::set_board_setting(const std::string& board, const std::string& key,
                                         const std::string& value) {
-    Stmt ins(db_, statements_, "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);");
-    ins.bind(1, board).bind(2, key).bind(3, value);
-    if (ins.step() != SQLITE_DONE) return ins.error("board setting");
-    return true;
+    return execute(db_, statements_, "board setting",
+                   "INSERT OR REPLACE INTO board_settings(board, key, value) VALUES(?,?,?);", board, key, value);
 }
 
 std::map<std::string, std::string> Store::board_settings(const std::string& board) {
@@ -427,17 +436,13 @@ std::map<std::string, std::string> Store::board_settings(const std::string& boar
 
 Expected<bool> Store::remember_attached(const AttachedBoard& board) {
     // A new seq on every ATTACH: the boards reopen in the order they were last attached.
-    Stmt ins(db_, statements_, "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);");
-    ins.bind(1, board.name).bind(2, board.uri).bind(3, board.device);
-    if (ins.step() != SQLITE_DONE) return ins.error("attached board");
-    return true;
+    return execute(db_, statements_, "attached board",
+                   "INSERT OR REPLACE INTO attached_boards(name, uri, device) VALUES(?,?,?);", board.name, board.uri,
+                   board.device);
 }
 
 Expected<bool> Store::forget_attached(const std::string& name) {
-    Stmt del(db_, statements_, "DELETE FROM attached_boards WHERE name = ?;");
-    del.bind(1, name);
-    if (del.step() != SQLITE_DONE) return del.error("detached board");
-    return true;
+    return execute(db_, statements_, "detached board", "DELETE FROM attached_boards WHERE name = ?;", name);
 }
 
 std::vector<AttachedBoard> Store::attached_boards() const {
@@ -450,24 +455,16 @@ std::vector<AttachedBoard> Store::attached_boards() const {
 Expected<bool> Store::record_note(const std::string& board, const std::string& game,
                                   const std::string& cls, const std::string& json,
                                   std::int64_t time_ms) {
-    Stmt ins(db_, statements_, "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);");
-    ins.bind(1, time_ms).bind(2, board).bind(3, game).bind(4, cls).bind(5, json);
-    if (ins.step() != SQLITE_DONE) return ins.error("note");
-    return true;
+    return execute(db_, statements_, "note", "INSERT INTO events(time_ms, board, game, class, json) VALUES(?,?,?,?,?);",
+                   time_ms, board, game, cls, json);
 }
 
 Expected<bool> Store::mark_pgn_pending(const std::string& game) {
-    Stmt ins(db_, statements_, "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);");
-    ins.bind(1, game);
-    if (ins.step() != SQLITE_DONE) return ins.error("pgn pending");
-    return true;
+    return execute(db_, statements_, "pgn pending", "INSERT OR IGNORE INTO pgn_pending(game) VALUES(?);", game);
 }
 
 Expected<bool> Store::clear_pgn_pending(const std::string& game) {
-    Stmt del(db_, statements_, "DELETE FROM pgn_pending WHERE game = ?;");
-    del.bind(1, game);
-    if (del.step() != SQLITE_DONE) return del.error("pgn pending");
-    return true;
+    return execute(db_, statements_, "pgn pending", "DELETE FROM pgn_pending WHERE game = ?;", game);
 }
 
 std::vector<std::string> Store::pgn_pending() const {
@@ -479,17 +476,13 @@ std::vector<std::string> Store::pgn_pending() const {
 
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,
                                  const std::string& termination, bool confirmed) {
-    Stmt up(db_, statements_, "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;");
-    up.bind(1, result).bind(2, termination).bind(3, std::int64_t{confirmed ? 1 : 0}).bind(4, game);
-    if (up.step() != SQLITE_DONE) return up.error("result");
-    return true;
+    return execute(db_, statements_, "result",
+                   "UPDATE games SET result = ?, termination = ?, confirmed = ? WHERE id = ?;", result, termination,
+                   std::int64_t{confirmed ? 1 : 0}, game);
 }
 
 Expected<bool> Store::set_white_side(const std::string& game, const std::string& side) {
-    Stmt up(db_, statements_, "UPDATE games SET white_side = ? WHERE id = ?;");
-    up.bind(1, side).bind(2, game);
-    if (up.step() != SQLITE_DONE) return up.error("white side");
-    return true;
+    return execute(db_, statements_, "white side", "UPDATE games SET white_side = ? WHERE id = ?;", side, game);
 }
 
 Expected<StoredGame> Store::load(const std::string& id) const {

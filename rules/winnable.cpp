@@ -5,6 +5,7 @@
 #include "rules/winnable.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "rules/winnable_detail.hpp"
 
@@ -82,6 +83,19 @@ bool game_like(const Position& pos) {
     return (rammed & (rammed - 1)) == 0 && reachable_material(pos);
 }
 
+/// King and queen, or king and rook, against a lone king and nothing else: the side with the
+/// queen or rook can checkmate, unless the lone king is to move and can only take it (then
+/// king against king). A rule, not a search: checked against the helpmate search on every such
+/// position (docs/winnability.md). nullopt for any other material.
+std::optional<Winnability> heavy_against_lone_king(const Position& pos, Color side) {
+    const Bitboard heavy = pos.pieces(side, PieceType::Queen) | pos.pieces(side, PieceType::Rook);
+    if (popcount(pos.occupied()) != 3 || popcount(heavy) != 1) return std::nullopt;
+    if (pos.side_to_move() == side) return Winnability::Winnable;
+    for (const Move m : pos.legal_moves())
+        if ((Bitboard{1} << m.to().index()) != heavy) return Winnability::Winnable;
+    return Winnability::Unwinnable;
+}
+
 /// The static part of both modes: a mate or stalemate on the board, material, locked pawns,
 /// the reachability analysis (in quick mode only where it usually concludes).
 Winnability decide_static(const Position& pos, Color side, WinnableMode mode) {
@@ -91,6 +105,7 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode) {
         return pos.in_check() && pos.side_to_move() != side ? Winnability::Winnable
                                                             : Winnability::Unwinnable;
     if (insufficient_mating_material(pos, side)) return Winnability::Unwinnable;
+    if (const auto w = heavy_against_lone_king(pos, side)) return *w;
     if (locked_pawns_unwinnable(pos, side)) return Winnability::Unwinnable;
     const Bitboard pawns = pos.pieces(PieceType::Pawn);
     if (pawns == 0) return Winnability::Undetermined;  // the region proof needs fixed pawns

@@ -25,7 +25,8 @@
 // speed of the machine (a wall-clock guard of 0.2 s per search, never reached at the measured
 // speed of at most 3 ms a position, keeps any position under 1 s). docs/winnability.md has
 // the figures and what eboard-winnable accepts (composed positions).
-// - Quick: the mate or stalemate on the board, material, locked pawns, the reachability
+// - Quick: the mate or stalemate on the board, material (K+Q or K+R against a lone king by a
+//   rule checked on every such position, docs/winnability.md), locked pawns, the reachability
 //   analysis where it is cheap (no queen, rook or knight, two rammed pawn pairs), and, on
 //   middlegame positions (at least 10 pieces besides kings and pawns, at least 10 pawns, at
 //   most one rammed pawn pair, material a game can reach), a helpmate search of 160 moves:

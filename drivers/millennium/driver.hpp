@@ -29,10 +29,19 @@ enum class Orientation : std::uint8_t {
     Auto,    ///< H1First until a start position shows which way round the board is
 };
 
+/// The default debounce: 1, a change is reported once two scans in a row saw it (E2ROM 02 =
+/// 4, millennium.md 7). The board scans every 40.96 ms and reports at most once a scan, so a
+/// sensor glitch of one scan comes back 40.96 ms later at the earliest, just outside the
+/// reconstruction's bounce filter (ReconConfig::bounce_ms = 40, docs/reconstruction.md, which
+/// every board's readings go through): with no debounce it would be a lift and a placement (a
+/// touch, Art. 4.3). One extra scan is the least that keeps it on the board; it costs one
+/// scan (41 ms) per change, far below the settle time (300 ms). More would only add latency.
+inline constexpr int kDefaultDebounce = 1;
+
 struct MillenniumOptions {
     Orientation orientation = Orientation::Auto;
     std::uint32_t quirks = 0;
-    int debounce = 0; ///< 0..4: reports on change after n extra stable scans (E2ROM 02 = 3 + n)
+    int debounce = kDefaultDebounce; ///< 0..4: reports on change after n extra stable scans (E2ROM 02 = 3 + n)
     Millis startup_delay_ms = 100;  ///< quiet time after open before the first `V`
     Millis version_retry_ms = 2000; ///< resend `V` until a `v` arrives
     Millis reply_timeout_ms = 1000; ///< a command not answered in this time is sent again

@@ -123,7 +123,16 @@ TEST_CASE("eboardctl: help, exit codes and errors, take-back, set position, cloc
     CHECK(sans_of(*g) == want);
 
     // `eboardctl watch` prints the events as they come; the result of the new game ends it.
+    // As JSON lines it is an event stream: the VERSION line first (interfaces.md "Events"),
+    // then the WATCH reply (watching from there on).
     Process watch(eboardctl_bin(), {"--socket", socket, "--json", "watch"});
+    auto greeting = watch.line();
+    REQUIRE(greeting.has_value());
+    const ojson version = ojson::parse(*greeting);
+    CHECK(version["class"] == "VERSION");
+    CHECK(version["proto_major"] == 1);
+    CHECK(version.contains("release"));
+    CHECK(version.contains("proto_minor"));
     auto watching = watch.line();
     REQUIRE(watching.has_value());
     CHECK(ojson::parse(*watching)["class"] == "WATCH");

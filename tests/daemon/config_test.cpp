@@ -122,6 +122,10 @@ TEST_CASE("config: --simulate takes an optional PGN") {
     CHECK(parse_ok({"--simulate=game.pgn", "--speed", "50"}).config.simulate == std::string("game.pgn"));
     CHECK(parse_ok({"--simulate", "--speed", "50"}).config.speed == 50.0);
     CHECK(parse_ok({"--simulate", "--speed", "50"}).config.simulate == std::string());
+    // --help says so, as interfaces.md writes it: `--simulate [PGN]`.
+    const std::string help = usage_text();
+    CHECK(help.find("--simulate [PGN]") != std::string::npos);
+    CHECK(help.find("--simulate PGN") == std::string::npos);
 }
 
 TEST_CASE("config: bad values name the option and the choices") {

@@ -270,6 +270,12 @@ class EmulatedBoard {
     /// The board already shows the position after `ply` (the test moved the pieces by hand):
     /// the player goes on from there.
     void resync(int ply) { rewind(ply); }
+    /// The players change sides of the clock (White now presses `white`) and set up the
+    /// position after `ply` (0: a new game); the player goes on from there.
+    void seat_white(drivers::ClockSide white, int ply) {
+        white_side_ = white;
+        rewind(ply);
+    }
     /// The cable is pulled: the pty closes and the path goes away.
     void unplug() {
         std::error_code ec;

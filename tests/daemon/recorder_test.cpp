@@ -80,53 +80,63 @@ std::string file_text(const std::filesystem::path& p) {
     std::ifstream in(p);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
+
+/// The position after 1. e4.
+constexpr const char* kAfterE4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+/// A store in a fresh directory holding one game of board "t1", and a PGN directory for it.
+struct OneGame {
+    eboard::test::TempDir dir{"eboardd-recorder"};
+    std::unique_ptr<Store> opened;
+    std::filesystem::path pgn_dir = dir.path / "pgn";
+    std::string id;
+    OneGame() {
+        auto s = Store::open(dir.path / "state");
+        REQUIRE(s.has_value());
+        opened = std::move(*s);
+        auto created = opened->create_game("t1", kStandardFen, {}, "fide-2023", 1700000000000);
+        REQUIRE(created.has_value());
+        id = *created;
+    }
+    [[nodiscard]] Store& store() { return *opened; }
+};
 } // namespace
 
 TEST_CASE("PGN after the announcement: written by the writer thread, the store's note cleared once it is") {
-    eboard::test::TempDir dir("eboardd-recorder");
-    auto opened = Store::open(dir.path / "state");
-    REQUIRE(opened.has_value());
-    Store& store = **opened;
-    const auto pgn_dir = dir.path / "pgn";
-    auto id = store.create_game("t1", kStandardFen, {}, "fide-2023", 1700000000000);
-    REQUIRE(id.has_value());
-    const auto file = pgn_dir / (*id + ".pgn");
-    const std::string fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    OneGame g;
+    Store& store = g.store();
+    const auto& pgn_dir = g.pgn_dir;
+    const auto file = pgn_dir / (g.id + ".pgn");
     {
         boost::asio::io_context io;
         Recorder recorder(store, pgn_dir.string(), &io);
         std::vector<std::size_t> pending_when_announced;
         recorder.add_sink([&](const Event&, const std::string&) { pending_when_announced.push_back(store.pgn_pending().size()); });
-        recorder.publish(MoveEvent{"t1", *id, 1, "e4", "e2e4", fen, true, MoveClock{299000, 300000}}, 2);
+        recorder.publish(MoveEvent{"t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}}, 2);
         io.poll();
         // Announced with the game noted in the same commit: the file may still lag the store.
         REQUIRE(pending_when_announced.size() == 1);
         CHECK(pending_when_announced[0] == 1);
         recorder.sync_pgn_files();
         CHECK(file_text(file).find("1. e4") != std::string::npos);
-        CHECK(store.pgn_pending() == std::vector<std::string>{*id}); // cleared with the next commit
+        CHECK(store.pgn_pending() == std::vector<std::string>{g.id}); // cleared with the next commit
         recorder.finish();
         CHECK(store.pgn_pending().empty());
     }
 }
 
 TEST_CASE("PGN files that lag the store after a crash are written again at start-up") {
-    eboard::test::TempDir dir("eboardd-recorder");
-    auto opened = Store::open(dir.path / "state");
-    REQUIRE(opened.has_value());
-    Store& store = **opened;
-    const auto pgn_dir = dir.path / "pgn";
-    auto id = store.create_game("t1", kStandardFen, {}, "fide-2023", 1700000000000);
-    REQUIRE(id.has_value());
-    const std::string fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    OneGame g;
+    Store& store = g.store();
+    const auto& pgn_dir = g.pgn_dir;
     // The commit noted the game, then the process died before the file was renamed: as if no
     // writer had run (a recorder without a PGN directory records the same store rows).
     {
         Recorder no_files(store, "");
-        no_files.publish(MoveEvent{"t1", *id, 1, "e4", "e2e4", fen, true, MoveClock{299000, 300000}}, 2);
+        no_files.publish(MoveEvent{"t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}}, 2);
     }
-    REQUIRE(store.mark_pgn_pending(*id).has_value());
-    const auto file = pgn_dir / (*id + ".pgn");
+    REQUIRE(store.mark_pgn_pending(g.id).has_value());
+    const auto file = pgn_dir / (g.id + ".pgn");
     CHECK_FALSE(std::filesystem::exists(file));
     boost::asio::io_context io;
     Recorder recorder(store, pgn_dir.string(), &io);

@@ -21,6 +21,13 @@ std::string report(const std::string& squares) {
 
 const std::string kStart = status_from_board(BoardState::start_position(), SquareOrder::H1First);
 
+/// The board model scans every 40.96 ms from power-on at time 0: the time of its next scan
+/// after `now`, ms (the Loopback ticks it every ms).
+Millis next_scan_ms(Millis now) {
+    const Millis k = now * 1000 / 40960 + 1;
+    return (k * 40960 + 999) / 1000;
+}
+
 MillenniumOptions fast() {
     MillenniumOptions o;
     o.startup_delay_ms = 0;
@@ -71,9 +78,9 @@ TEST_CASE("millennium start-up: V, version, report mode read then written, statu
     CHECK(info[0].version_major == 1);
     CHECK(info[0].version_minor == 3);
     CHECK(host.take_sent() == encode("R02"));
-    feed(d, encode("r0200"), 20); // every scan (the default): set "on change"
-    CHECK(host.take_sent() == encode("W0203"));
-    feed(d, encode("w0203"), 30);
+    feed(d, encode("r0200"), 20); // every scan (the board's default): set "on change", debounced
+    CHECK(host.take_sent() == encode("W0204"));
+    feed(d, encode("w0204"), 30);
     CHECK(host.take_sent() == encode("S"));
     CHECK_FALSE(d.ready());
     feed(d, encode(report(kStart)), 40);
@@ -104,7 +111,7 @@ TEST_CASE("millennium 3 a status report between a command and its acknowledgemen
     host.take_sent();                    // R02 in flight
     feed(d, encode(report(kStart)), 15); // the board reports every scan until told otherwise
     CHECK(host.sent.empty());            // still waiting for 'r'
-    feed(d, encode("r0203"), 20);
+    feed(d, encode("r0204"), 20);
     CHECK(host.take_sent() == encode("S"));
     CHECK(host.all<BoardDump>().size() == 1);
 }
@@ -115,7 +122,7 @@ TEST_CASE("millennium 5 auto orientation: a start position read the wrong way ro
     d.start(host, 0);
     d.on_tick(1);
     feed(d, encode("v0103"), 10);
-    feed(d, encode("r0203"), 20);
+    feed(d, encode("r0204"), 20);
     // The board reports a8 first (the document's order, "cable left").
     const std::string a8 = status_from_board(BoardState::start_position(), SquareOrder::A8First);
     feed(d, encode(report(a8)), 30);
@@ -145,7 +152,7 @@ TEST_CASE("millennium 5 fixed orientation is never changed by a start position")
     d.start(host, 0);
     d.on_tick(1);
     feed(d, encode("v0103"), 10);
-    feed(d, encode("r0203"), 20);
+    feed(d, encode("r0204"), 20);
     feed(d, encode(report(status_from_board(BoardState::start_position(), SquareOrder::A8First))),
          30);
     CHECK(d.order() == SquareOrder::H1First);
@@ -181,7 +188,7 @@ TEST_CASE("millennium keep-alive: silence brings V pings, 3 missed mean the boar
     d.start(host, 0);
     d.on_tick(1);
     feed(d, encode("v0103"), 10);
-    feed(d, encode("r0203"), 20);
+    feed(d, encode("r0204"), 20);
     feed(d, encode(report(kStart)), 30);
     REQUIRE(d.ready());
     host.take_sent();
@@ -205,8 +212,8 @@ TEST_CASE("millennium driver + board model: start-up, E2ROM, moves, dump on requ
     Wired w;
     REQUIRE(w.ready());
     REQUIRE(w.link.run_until([&] { return w.board.commands().size() == 4; }, 10000));
-    CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0203", "S"});
-    CHECK(w.board.e2rom()[e2rom::auto_report] == e2rom::report_on_change);
+    CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0204", "S"});
+    CHECK(w.board.e2rom()[e2rom::auto_report] == e2rom::report_on_change + kDefaultDebounce);
     CHECK(w.board.e2rom_writes() == 1);
     REQUIRE(w.link.host.all<DeviceInfo>().size() == 1);
     w.board.lift(Square::parse("g1"), w.link.now);
@@ -237,7 +244,7 @@ TEST_CASE("millennium 3 replies come late, reports every scan come first: matche
     REQUIRE(w.link.run_until([&] { return w.board.commands().size() >= 4; }, 10000));
     REQUIRE(w.link.run_until([&] { return w.link.host.all<DeviceInfo>().size() == 1; }, 10000));
     // No command was sent twice: each late reply was matched by its letter among the reports.
-    CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0203", "S"});
+    CHECK(w.board.commands() == std::vector<std::string>{"V", "R02", "W0204", "S"});
     CHECK(w.board.status_reports() > 5); // 40.96 ms reports went out while the replies were late
 }
 
@@ -269,7 +276,7 @@ TEST_CASE("millennium 4 Performance: L and X are not waited for") {
     d.start(host, 0);
     d.on_tick(1);
     feed(d, encode("v0103"), 10);
-    feed(d, encode("r0203"), 20);
+    feed(d, encode("r0204"), 20);
     feed(d, encode(report(kStart)), 30);
     host.take_sent();
     d.leds_off();
@@ -289,7 +296,7 @@ TEST_CASE("millennium 2 parity: wrong bits counted on an 8-bit line, not for eON
         d.start(host, 0);
         d.on_tick(1);
         feed(d, encode("v0103"), 10);
-        feed(d, encode("r0203"), 20);
+        feed(d, encode("r0204"), 20);
         feed(d, damaged, 30);
         CHECK(d.ready()); // the message is taken: its block check holds
         CHECK(d.parity_errors() == (eone ? 0 : 1));
@@ -320,4 +327,22 @@ TEST_CASE("millennium status reports without any version reply still bring the b
     REQUIRE(host.all<DeviceInfo>().size() == 1);
     CHECK(host.all<DeviceInfo>()[0].version_major == 2);
     CHECK(host.take_sent() == encode("R02"));
+}
+
+TEST_CASE("millennium 7 default debounce: a sensor glitch of one 40.96 ms scan never leaves the board") {
+    Wired w; // the default options
+    REQUIRE(w.ready());
+    const std::size_t before = w.link.host.all<SquareChanged>().size();
+    // Right after a scan, e2 reads empty until just after the next one: one scan sees it.
+    w.link.run(next_scan_ms(w.link.now) + 1 - w.link.now);
+    w.board.lift(Square::parse("e2"), w.link.now);
+    w.link.run(40);
+    w.board.place(Square::parse("e2"), Piece::WPawn, w.link.now);
+    w.link.run(500);
+    CHECK(w.link.host.all<SquareChanged>().size() == before);
+    // A piece that stays lifted is reported, one scan later than without the debounce.
+    const Millis lifted = w.link.now;
+    w.board.lift(Square::parse("g1"), w.link.now);
+    REQUIRE(w.link.run_until([&] { return w.link.host.all<SquareChanged>().size() == before + 1; }, 1000));
+    CHECK(w.link.now - lifted <= 2 * 41 + 1);
 }

@@ -8,13 +8,18 @@ using namespace eboard::drivers;
 using namespace eboard::drivers::millennium;
 using namespace eboard::drivers::test;
 
+namespace {
+/// The report mode the driver sets: on change, with the default debounce.
+constexpr std::uint8_t kOurs = e2rom::report_on_change + kDefaultDebounce;
+} // namespace
+
 TEST_CASE("millennium 7 clean exit: the report mode the driver wrote is put back in the E2ROM") {
     emu::MillenniumEmulatorOptions eo;
     eo.instant_scan = true;
     eo.e2rom[e2rom::auto_report] = e2rom::report_off;  // another program polls with S
     MillenniumHarness h(eo);
     REQUIRE(h.ready());
-    REQUIRE(h.pump_until([&] { return h.emu->snapshot().e2rom()[e2rom::auto_report] == e2rom::report_on_change; }));
+    REQUIRE(h.pump_until([&] { return h.emu->snapshot().e2rom()[e2rom::auto_report] == kOurs; }));
     h.emu->move(Square::parse("e2"), Square::parse("e4"));
     REQUIRE(h.pump_until([&] { return h.driver->board() == h.emu->position(); }));
 
@@ -28,7 +33,7 @@ TEST_CASE("millennium 7 clean exit: the report mode the driver wrote is put back
 TEST_CASE("millennium 7 clean exit: nothing is written when the driver changed nothing") {
     emu::MillenniumEmulatorOptions eo;
     eo.instant_scan = true;
-    eo.e2rom[e2rom::auto_report] = e2rom::report_on_change;
+    eo.e2rom[e2rom::auto_report] = kOurs;
     MillenniumHarness h(eo);
     REQUIRE(h.ready());
     REQUIRE(h.pump_until([&] { return h.emu->snapshot().commands().size() >= 3; }));  // V R02 S
@@ -43,7 +48,7 @@ TEST_CASE("millennium 7 clean exit after a reconnection: the value found at the 
     eo.instant_scan = true;
     MillenniumHarness h(eo);  // a new board: report after every scan (00)
     REQUIRE(h.ready());
-    REQUIRE(h.pump_until([&] { return h.emu->snapshot().e2rom()[e2rom::auto_report] == e2rom::report_on_change; }));
+    REQUIRE(h.pump_until([&] { return h.emu->snapshot().e2rom()[e2rom::auto_report] == kOurs; }));
     h.session->enable_reconnect([&] { return open_termios(h.emu->device_path(), SerialSettings::parse("38400/7o1").value()); },
                                 ReconnectPolicy{20, 80});
     h.emu->unplug();

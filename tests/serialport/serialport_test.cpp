@@ -169,7 +169,7 @@ TEST_CASE("libserialport: a board unplugged under the driver is reported at once
     UriSession h("millennium:/dev/ttyUSB0", opt);
     auto& d = h.driver<millennium::MillenniumDriver>();
     REQUIRE(h.pump_until([&] { return d.ready(); }));
-    REQUIRE(h.pump_until([&] { return e.snapshot().commands().size() >= 4; })); // V R02 W0203 S
+    REQUIRE(h.pump_until([&] { return e.snapshot().commands().size() >= 4; })); // V R02 W0204 S
     const std::size_t written = e.snapshot().received().size();
     e.unplug();
     REQUIRE(h.pump_until([&] { return !h.session->connected(); }, 1000));

@@ -141,11 +141,23 @@ TEST_CASE("6.9 quick mode finds short helpmates in game positions: the initial p
                             WinnableMode::Quick) == "WB");
 }
 
-TEST_CASE("6.9 quick mode leaves endgames to full mode: king and rook against king") {
-    const std::string p = "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1";
-    CHECK(quick(p, Color::White) == Winnability::Undetermined);
-    CHECK(quick(p, Color::Black) == Winnability::Unwinnable);
-    CHECK(full(p, Color::White) == Winnability::Winnable);
+TEST_CASE("6.9 king and queen or king and rook against a lone king: decided in quick mode too") {
+    for (const char* p : {"8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1",
+                          "3k4/8/8/8/8/8/3K4/3Q4 w - - 0 1", "4k3/8/8/8/8/8/8/Q3K3 b - - 0 1",
+                          // the lone king may take the rook, but need not
+                          "8/8/8/8/8/8/1kR5/7K b - - 0 1"}) {
+        INFO(p);
+        CHECK(quick(p, Color::White) == Winnability::Winnable);
+        CHECK(quick(p, Color::Black) == Winnability::Unwinnable);
+        CHECK(winnability_label(fen(p), WinnableMode::Quick) == "W-");
+        CHECK(full(p, Color::White) == Winnability::Winnable);
+    }
+    // The lone king in check from the queen beside it, nowhere else to go: he must take it.
+    const std::string taken = "k7/1Q6/8/8/8/8/8/7K b - - 0 1";
+    CHECK(winnability_label(fen(taken), WinnableMode::Quick) == "--");
+    CHECK(full(taken, Color::White) == Winnability::Unwinnable);
+    // Other material is left to the analyses and searches (a pawn may block the mating net).
+    CHECK(quick("8/8/4k3/8/8/3K4/3R2P1/8 w - - 0 1", Color::White) == Winnability::Undetermined);
 }
 
 TEST_CASE("6.9 the helpmate search finds a mate with king and rook and restores the position") {

@@ -18,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace eboard::drivers::emu {
@@ -105,6 +106,24 @@ struct FakeDevice {
         UMockdevIoctlData* data;  // one reference held while parked or done
     };
     std::deque<Urb> parked_in, done;
+    /// hold_output(): output URBs taken and not completed, with what they carry.
+    struct Held {
+        Urb urb;
+        std::vector<std::uint8_t> bytes; ///< the report (SET_REPORT: its data stage)
+        bool control = false;
+    };
+    bool hold = false;
+    std::deque<Held> held;
+    /// The clients (one per open fd), each holding a reference. umockdev 0.17.16 reports no
+    /// client going (no "client-vanished", no "notify::connected" when a process closes the
+    /// fd or dies), and a freed client's address soon is a new client's: a URB left by a
+    /// process killed with it in flight was then reaped by the next process's client, and
+    /// umockdev's reply, which writes that URB back through the dead connection, never came
+    /// (the next process hung in its ioctl). Held, a client's address is never reused; it
+    /// is forgotten where umockdev does report the close.
+    std::set<UMockdevIoctlClient*> clients;
+    /// The client whose fd claimed the interface last (nullptr once released).
+    UMockdevIoctlClient* claimer = nullptr;
 
     static usbdevfs_urb* urb_of(UMockdevIoctlData* u) { return reinterpret_cast<usbdevfs_urb*>(u->data); }
 
@@ -182,6 +201,15 @@ struct FakeDevice {
         if (urb->type == USBDEVFS_URB_TYPE_INTERRUPT && urb->endpoint == desc.in_endpoint) {
             g_object_ref(u);
             parked_in.push_back(entry);
+        } else if (hold && ((urb->type == USBDEVFS_URB_TYPE_INTERRUPT && desc.out_endpoint &&
+                             urb->endpoint == desc.out_endpoint) ||
+                            (urb->type == USBDEVFS_URB_TYPE_CONTROL && bytes.size() >= 8 && bytes[0] == 0x21 &&
+                             bytes[1] == 0x09))) {
+            // The device stopped answering: the output stays in flight (hold_output()).
+            g_object_ref(u);
+            const bool control = urb->type == USBDEVFS_URB_TYPE_CONTROL;
+            held.push_back(Held{entry, std::vector<std::uint8_t>(bytes.begin() + (control ? 8 : 0), bytes.end()), control});
+            ++stats.held;
         } else if (urb->type == USBDEVFS_URB_TYPE_INTERRUPT && desc.out_endpoint &&
                    urb->endpoint == desc.out_endpoint) {
             g_object_ref(u);
@@ -238,6 +266,29 @@ struct FakeDevice {
         return EINVAL;
     }
 
+    /// hold_output(false): the held output reaches the device and completes, in order.
+    void release_held() {
+        hold = false;
+        while (!held.empty()) {
+            const Held h = held.front();
+            held.pop_front();
+            if (h.control) ++stats.set_reports;
+            else ++stats.out_reports;
+            model->out_report(h.bytes, steady_now_ms());
+            complete(h.urb, 0, {}, 0);
+            urb_of(h.urb.data)->actual_length = static_cast<int>(h.bytes.size());
+        }
+    }
+
+    /// `client` claims the interface (nullptr: released). A claim while another client holds
+    /// it is counted, not refused as usbfs would (EBUSY): a process that died holding it
+    /// never releases it here, umockdev does not say it went.
+    void claim(UMockdevIoctlClient* client) {
+        if (client && claimer && claimer != client) ++stats.claim_conflicts;
+        claimer = client;
+        stats.claimed = client != nullptr;
+    }
+
     /// One ioctl; returns the errno (0 = success).
     int ioctl(UMockdevIoctlClient* client, gulong request, UMockdevIoctlData* arg) {
         const std::lock_guard lock(mutex);
@@ -256,14 +307,16 @@ struct FakeDevice {
                 ++stats.refused;
                 return EBUSY;
             }
-            stats.claimed = true;
+            claim(client);
             return 0;
         case USBDEVFS_DISCONNECT_CLAIM:
             if (stats.kernel_driver_bound) ++stats.kernel_detaches;
             stats.kernel_driver_bound = false;
-            stats.claimed = true;
+            claim(client);
             return 0;
-        case USBDEVFS_RELEASEINTERFACE: stats.claimed = false; return 0;
+        case USBDEVFS_RELEASEINTERFACE:
+            if (claimer == client) claim(nullptr);
+            return 0;
         case USBDEVFS_GETDRIVER: {
             UMockdevIoctlData* d = umockdev_ioctl_data_resolve(arg, 0, sizeof(usbdevfs_getdriver), nullptr);
             if (!d) return EFAULT;
@@ -300,9 +353,9 @@ struct FakeDevice {
         }
     }
 
-    /// A client closed its fd: its URBs go.
+    /// A client closed its fd (under `mutex`): its URBs and its claim go.
     void forget(UMockdevIoctlClient* client) {
-        const std::lock_guard lock(mutex);
+        if (claimer == client) claim(nullptr);
         for (auto* q : {&parked_in, &done}) {
             for (auto it = q->begin(); it != q->end();) {
                 if (it->client == client) {
@@ -313,6 +366,14 @@ struct FakeDevice {
                 }
             }
         }
+        for (auto it = held.begin(); it != held.end();) {
+            if (it->urb.client == client) {
+                g_object_unref(it->urb.data);
+                it = held.erase(it);
+            } else {
+                ++it;
+            }
+        }
     }
 
     void drop_all() {
@@ -320,6 +381,14 @@ struct FakeDevice {
             for (const Urb& u : *q) g_object_unref(u.data);
             q->clear();
         }
+        for (const Held& h : held) g_object_unref(h.urb.data);
+        held.clear();
+        for (UMockdevIoctlClient* c : clients) {
+            g_signal_handlers_disconnect_by_data(c, this);
+            g_object_unref(c);
+        }
+        clients.clear();
+        claimer = nullptr;
     }
 };
 
@@ -333,8 +402,35 @@ gboolean on_ioctl(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user
     return TRUE;
 }
 
+void on_client_closed(GObject* object, GParamSpec*, gpointer user);
+
+void on_client_connected(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user) {
+    auto* dev = static_cast<FakeDevice*>(user);
+    const std::lock_guard lock(dev->mutex);
+    if (!dev->clients.insert(client).second) return;
+    g_object_ref(client);
+    g_signal_connect_data(client, "notify::connected", reinterpret_cast<GCallback>(&on_client_closed), dev,
+                          nullptr, static_cast<GConnectFlags>(0));
+}
+
+/// The client's fd is closed (or its process died): forgotten, its reference dropped.
+void client_gone(FakeDevice* dev, UMockdevIoctlClient* client) {
+    {
+        const std::lock_guard lock(dev->mutex);
+        if (dev->clients.erase(client) == 0) return;
+        dev->forget(client);
+    }
+    g_signal_handlers_disconnect_by_data(client, dev);
+    g_object_unref(client);
+}
+
+void on_client_closed(GObject* object, GParamSpec*, gpointer user) {
+    auto* client = reinterpret_cast<UMockdevIoctlClient*>(object);
+    if (!umockdev_ioctl_client_get_connected(client)) client_gone(static_cast<FakeDevice*>(user), client);
+}
+
 void on_client_vanished(UMockdevIoctlBase*, UMockdevIoctlClient* client, gpointer user) {
-    static_cast<FakeDevice*>(user)->forget(client);
+    client_gone(static_cast<FakeDevice*>(user), client);
 }
 
 } // namespace
@@ -401,6 +497,8 @@ int FakeUsbBus::plug(const FakeUsbDescription& description, std::shared_ptr<UsbR
     dev->handler = umockdev_ioctl_base_new();
     g_signal_connect_data(dev->handler, "handle-ioctl", reinterpret_cast<GCallback>(&on_ioctl), dev.get(),
                           nullptr, static_cast<GConnectFlags>(0));
+    g_signal_connect_data(dev->handler, "client-connected", reinterpret_cast<GCallback>(&on_client_connected),
+                          dev.get(), nullptr, static_cast<GConnectFlags>(0));
     g_signal_connect_data(dev->handler, "client-vanished", reinterpret_cast<GCallback>(&on_client_vanished),
                           dev.get(), nullptr, static_cast<GConnectFlags>(0));
     GError* err = nullptr;
@@ -431,11 +529,20 @@ void FakeUsbBus::unplug(int id) {
         const std::lock_guard lock(dev->mutex);
         if (dev->gone) return;
         dev->gone = true;
-        dev->stats.claimed = false;
+        dev->claim(nullptr);
     }
     umockdev_testbed_uevent(impl_->testbed, dev->syspath.c_str(), "remove");
     // Gone from sysfs too, so a new libusb scan does not list it.
     umockdev_testbed_remove_device(impl_->testbed, dev->syspath.c_str());
+}
+
+void FakeUsbBus::hold_output(int id, bool hold) {
+    const std::lock_guard lock(impl_->mutex);
+    const auto it = impl_->devices.find(id);
+    if (it == impl_->devices.end()) return;
+    const std::lock_guard dlock(it->second->mutex);
+    if (hold) it->second->hold = true;
+    else it->second->release_held();
 }
 
 FakeUsbStats FakeUsbBus::stats(int id) const {

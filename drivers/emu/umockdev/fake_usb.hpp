@@ -54,6 +54,10 @@ struct FakeUsbStats {
     int in_reports = 0;             ///< input reports delivered
     int discarded = 0;              ///< IN URBs cancelled (libusb timeouts, close)
     int refused = 0;                ///< requests answered with an error (busy, stall, gone)
+    int held = 0;                   ///< output reports taken while hold_output() was on
+    /// Interface claims made while another open handle held the claim (usbfs would refuse
+    /// them with EBUSY; a handle of a killed process counts as holding it: FakeDevice::claim).
+    int claim_conflicts = 0;
 };
 
 /// A umockdev testbed with fake USB devices served in this process.
@@ -77,6 +81,11 @@ class FakeUsbBus {
     /// Unplugs: the "remove" uevent, then every later request on an open handle fails with
     /// ENODEV, as on a real unplug.
     void unplug(int id);
+    /// `hold` true: the device stops answering. Its output reports (interrupt OUT, SET_REPORT)
+    /// are taken and never completed, and a discard does not find them (EINVAL), so a libusb
+    /// write hangs past its timeout, as one was seen to under umockdev: the device thread that
+    /// makes it is stuck until `hold` false hands them to the device and completes them.
+    void hold_output(int id, bool hold);
     [[nodiscard]] FakeUsbStats stats(int id) const;
 
     struct Impl;
