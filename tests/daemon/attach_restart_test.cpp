@@ -8,10 +8,8 @@
 
 #include "tests/daemon/harness.hpp"
 
-
 using namespace eboard;
 using namespace eboard::test;
-namespace fs = std::filesystem;
 
 TEST_CASE("attached boards reopen after kill -9, an absent one is waited for, SIGHUP keeps them, DETACH forgets") {
     TempDir dir("eboardd-attach-restart");

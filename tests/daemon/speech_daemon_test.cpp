@@ -118,7 +118,7 @@ TEST_CASE("D.2.10.4 INFO clocks and clock button 0 say what the clock shows now,
     auto clocks_said = [&](const std::string& board, access::Vocabulary v, const ojson& before) {
         const ojson info = request(socket, {{"class", "INFO"}, {"board", board}, {"request", "clocks"}});
         REQUIRE(info["class"] == "INFO");
-        const ojson after = clock_of(socket, "s");
+        ojson after = clock_of(socket, "s");
         const std::string text = info["text"];
         CHECK(text != access::clocks_text(white, black, v));
         CHECK((text == access::clocks_text(before["white_ms"], before["black_ms"], v) ||
@@ -192,7 +192,7 @@ TEST_CASE("D.2.9 D.2.10.4 alerts through eboardd are spoken once in the board's 
     }
     for (const char* b : {"il", "s", "t"}) REQUIRE_FALSE(d.log.wait_for("GAME", b).is_null());
     auto alert = [&](const std::string& board, const std::string& kind) {
-        const ojson a = d.log.wait_for("ALERT", board, [&](const ojson& e) { return e["kind"] == kind; });
+        ojson a = d.log.wait_for("ALERT", board, [&](const ojson& e) { return e["kind"] == kind; });
         REQUIRE_FALSE(a.is_null());
         return a;
     };

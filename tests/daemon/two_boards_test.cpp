@@ -82,6 +82,7 @@ class Eboardd {
         for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
         env_s.push_back("NOTIFY_SOCKET=" + notify_path);
         std::vector<char*> envp;
+        envp.reserve(env_s.size() + 1);
         for (auto& e : env_s) envp.push_back(e.data());
         envp.push_back(nullptr);
         std::string bin = std::string(EBOARD_BIN_DIR) + "/eboardd", flag = "--config",

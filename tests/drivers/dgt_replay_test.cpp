@@ -31,7 +31,7 @@ std::vector<BoardState> app_positions(const std::string& text) {
             continue;
         }
         if (!cur) continue;
-        if (line.rfind("}", 0) == 0) {
+        if (line.rfind('}', 0) == 0) {
             out.push_back(*cur);
             cur.reset();
             continue;

@@ -124,6 +124,7 @@ TEST_CASE("eboard-emu millennium prints its pty and serves the driver a8 first")
     std::vector<std::string> args = {bin,       "millennium", "--fen",      fen,
                                      "--order", "a8-first",   "--fragment", "5"};
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;

@@ -63,7 +63,7 @@ class DaemonUnderTest {
     [[nodiscard]] long rss_kib() const {
         std::ifstream status("/proc/" + std::to_string(process_->pid()) + "/status");
         for (std::string line; std::getline(status, line);)
-            if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+            if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
         return -1;
     }
     [[nodiscard]] int runs() const { return runs_; }
@@ -216,7 +216,7 @@ inline std::vector<std::string> daemon_args(const std::filesystem::path& dir,
 /// A number from the environment (the size of a sweep), else `fallback`.
 inline int env_int(const char* name, int fallback) {
     const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
+    return v && *v ? static_cast<int>(std::strtol(v, nullptr, 10)) : fallback;
 }
 
 } // namespace eboard::test

@@ -164,6 +164,7 @@ void round_with_kills(Tally& tally, int first, int n, std::mt19937_64& random) {
     TempDir dir("eboardd-kill9");
     const double speed = 150;
     std::vector<std::unique_ptr<EmulatedBoard>> boards;
+    boards.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
         boards.push_back(std::make_unique<EmulatedBoard>("b" + std::to_string(i), dir.path / ("b" + std::to_string(i)),
                                                          source_game("lichess-db-sample.pgn", first + i),
@@ -171,6 +172,7 @@ void round_with_kills(Tally& tally, int first, int n, std::mt19937_64& random) {
     const fs::path pgn_dir = dir.path / "pgn";
     const std::string state = (dir.path / "state").string();
     std::vector<std::pair<std::string, std::string>> uris;
+    uris.reserve(boards.size());
     for (const auto& b : boards) uris.emplace_back(b->name(), b->uri());
     DaemonUnderTest daemon(daemon_args(dir.path, uris), dir.path);
     REQUIRE(daemon.start());
@@ -192,6 +194,7 @@ void round_with_kills(Tally& tally, int first, int n, std::mt19937_64& random) {
     } keep_if_failed{round_ok, [&] { keep_for_post_mortem(dir.path, daemon, first); }};
 
     std::vector<std::unique_ptr<FreePlayers>> players;
+    players.reserve(boards.size());
     for (auto& b : boards) players.push_back(std::make_unique<FreePlayers>(*b, daemon));
     for (auto& p : players) p->start();
     auto all_done = [&] {

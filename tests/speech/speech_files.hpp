@@ -53,12 +53,12 @@ inline std::vector<std::filesystem::path> wait_for_files(const std::filesystem::
 /// The duration of a sound file in seconds as soxi (sox) reads it; -1 if soxi cannot.
 inline double soxi_seconds(const std::filesystem::path& file) {
     const std::string cmd = "soxi -D '" + file.string() + "' 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
+    FILE* p = popen(cmd.c_str(), "r"); // NOLINT(cert-env33-c): soxi, as a shell runs it
     if (p == nullptr) return -1;
     char buf[64] = {};
     const bool got = fgets(buf, sizeof buf, p) != nullptr;
     pclose(p);
-    return got ? std::atof(buf) : -1;
+    return got ? std::strtod(buf, nullptr) : -1;
 }
 
 } // namespace eboard::test

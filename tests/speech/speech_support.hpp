@@ -85,6 +85,7 @@ class OwnSpeechDispatcher {
         std::vector<std::string> args = {
             "speech-dispatcher", "-s", "-t", "0", "-C", conf, "-S", sock, "-L", log, "-P", pid};
         std::vector<char*> argv;
+        argv.reserve(args.size() + 1);
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
         // Its chatter goes to its log directory, not into the test's output.

@@ -22,6 +22,7 @@ std::vector<speech::Utterance> promotion_in_every_vocabulary() {
     REQUIRE(pos);
     const Move m = move_from_uci(*pos, "e7f8n");
     std::vector<speech::Utterance> out;
+    out.reserve(kVocabularies.size());
     for (const Vocabulary v : kVocabularies)
         out.push_back({announce_move(*pos, m, {v, false}), std::string(words(v).language)});
     return out;
