@@ -90,11 +90,15 @@ TEST_CASE("eboardctl watch numbers moves as the PGN does (15. axb5, 8... Qe7), n
     for (std::size_t i = 0; i < source.moves.size(); ++i)
         expected.insert("  " + std::to_string(i / 2 + 1) + (i % 2 == 0 ? ". " : "... ") + source.moves[i].san +
                         " (completed)");
+    const std::string last = "  " + std::to_string((source.moves.size() - 1) / 2 + 1) +
+                             (source.moves.size() % 2 == 1 ? ". " : "... ") + source.moves.back().san + " (completed)";
     int white = 0;
     int black = 0;
+    std::string last_seen;
     while (auto l = watch.line(30000)) { // until the game is over and the daemon goes (exit 3)
         if (l->find(" (completed)") == std::string::npos) continue;
         INFO(*l);
+        last_seen = *l;
         bool known = false;
         for (const auto& e : expected) known = known || l->find(e) != std::string::npos;
         CHECK(known);
@@ -104,4 +108,6 @@ TEST_CASE("eboardctl watch numbers moves as the PGN does (15. axb5, 8... Qe7), n
     CHECK(eboardd.process.wait_exit() == 0);
     CHECK(white > 0);
     CHECK(black > 0);
+    // The last move reaches the watcher before the daemon closes its connection at exit.
+    CHECK(last_seen.find(last) != std::string::npos);
 }
