@@ -156,8 +156,9 @@ std::optional<Move> Reconstructor::Impl::find_move(const Position& p,
 }
 
 // A move that may still grow into another: a sliding piece that can go on along its line, a
-// pawn's single step when its double step is legal, a king or rook move that is part of a legal castling, a promotion whose piece the board
-// cannot see (the pawn may be standing there first, Art. 4.7.3).
+// pawn's single step when its double step is legal, a king or rook move that is part of a legal
+// castling, a promotion whose piece the board cannot see (the pawn may be standing there first,
+// Art. 4.7.3).
 bool Reconstructor::Impl::may_grow(const Position& p, Move m) const {
     if (cfg.tactile) return false;
     if (m.is_castling()) return false;
