@@ -27,36 +27,57 @@ std::string ask(const std::string& socket, const std::string& request, int timeo
     return s.line(timeout_ms).value_or("");
 }
 
-} // namespace
-
-TEST_CASE("DETACH of a board stuck in a libusb transfer is answered at once, the daemon goes on") {
+/// A fake Chessnut board at usb:1.ADDRESS that stops answering (hold_output) as soon as it is
+/// plugged, and eboardd started with it: once constructed, eboardd is ready and its device thread
+/// hangs in its first write. The device answers again before eboardd is stopped, whatever happens.
+struct StuckBoardDaemon {
     UsbBus b;
-    eboard::test::TempDir dir("eboardd-detach-stuck");
-    emu::FakeUsbDescription board;
-    board.address = 8;
-    board.port = "5";
-    const int id = b.bus.plug(board, std::make_shared<emu::ChessnutEmulator>());
-    // Stuck before eboardd's first write (realtime mode) reaches the board.
-    b.bus.hold_output(id, true);
-    struct Release { // whatever happens, the device answers again before the daemon is stopped
+    eboard::test::TempDir dir;
+    int id;
+    struct Release {
         UsbBus& b;
         int id;
         ~Release() { b.bus.hold_output(id, false); }
-    } release{b, id};
+    } release;
+    std::string uri;
+    std::string socket;
+    eboard::test::NotifySocket notify;
+    eboard::test::Process d;
 
-    const std::string socket = (dir.path / "s").string();
-    eboard::test::NotifySocket notify((dir.path / "notify").string());
-    eboard::test::Process d(std::string(EBOARD_BIN_DIR) + "/eboardd",
-                            {"--board", "chessnut:usb:1.8", "--state-dir", (dir.path / "state").string(),
-                             "--socket", socket, "--events", "-"},
-                            notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
-    // The device thread made its write and hangs in it (libusb's 1 s timeout cannot end it).
-    const Millis end = steady_now_ms() + kEventDeadlineMs;
-    while (b.bus.stats(id).held == 0 && steady_now_ms() < end)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the fake's counter
-    REQUIRE(b.bus.stats(id).held > 0);
+    StuckBoardDaemon(const char* name, int address, const std::string& port)
+        : dir(name), id(plug(b, address, port)), release{b, id},
+          uri("chessnut:usb:1." + std::to_string(address)), socket((dir.path / "s").string()),
+          notify((dir.path / "notify").string()),
+          d(std::string(EBOARD_BIN_DIR) + "/eboardd",
+            {"--board", uri, "--state-dir", (dir.path / "state").string(), "--socket", socket, "--events", "-"},
+            notify.path(), (dir.path / "stderr").string()) {
+        REQUIRE(notify.wait_for("READY=1"));
+        // The device thread made its write and hangs in it (libusb's 1 s timeout cannot end it).
+        const Millis end = steady_now_ms() + kEventDeadlineMs;
+        while (b.bus.stats(id).held == 0 && steady_now_ms() < end)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the fake's counter
+        REQUIRE(b.bus.stats(id).held > 0);
+    }
 
+    static int plug(UsbBus& bus, int address, const std::string& port) {
+        emu::FakeUsbDescription board;
+        board.address = address;
+        board.port = port;
+        const int id = bus.bus.plug(board, std::make_shared<emu::ChessnutEmulator>());
+        bus.bus.hold_output(id, true); // stuck before eboardd's first write reaches the board
+        return id;
+    }
+};
+
+} // namespace
+
+TEST_CASE("DETACH of a board stuck in a libusb transfer is answered at once, the daemon goes on") {
+    StuckBoardDaemon t("eboardd-detach-stuck", 8, "5");
+    auto& b = t.b;
+    const int id = t.id;
+    auto& d = t.d;
+    const std::string& socket = t.socket;
+    auto& dir = t.dir;
     const std::string detached = ask(socket, R"({"class":"DETACH","board":"chessnut:usb:1.8","id":1})", 10000);
     INFO(eboard::test::slurp(dir.path / "stderr"));
     REQUIRE_FALSE(detached.empty());
@@ -75,30 +96,13 @@ TEST_CASE("DETACH of a board stuck in a libusb transfer is answered at once, the
 }
 
 TEST_CASE("ATTACH of a board DETACHed while its thread still holds the device opens it once that thread let it go") {
-    UsbBus b;
-    eboard::test::TempDir dir("eboardd-reattach-held");
-    emu::FakeUsbDescription board;
-    board.address = 9;
-    board.port = "6";
-    const int id = b.bus.plug(board, std::make_shared<emu::ChessnutEmulator>());
-    b.bus.hold_output(id, true); // the old device thread is stuck, holding the device
-    struct Release {
-        UsbBus& b;
-        int id;
-        ~Release() { b.bus.hold_output(id, false); }
-    } release{b, id};
-
-    const std::string socket = (dir.path / "s").string();
-    eboard::test::NotifySocket notify((dir.path / "notify").string());
-    eboard::test::Process d(std::string(EBOARD_BIN_DIR) + "/eboardd",
-                            {"--board", "chessnut:usb:1.9", "--state-dir", (dir.path / "state").string(),
-                             "--socket", socket, "--events", "-"},
-                            notify.path(), (dir.path / "stderr").string());
-    REQUIRE(notify.wait_for("READY=1"));
-    Millis end = steady_now_ms() + kEventDeadlineMs;
-    while (b.bus.stats(id).held == 0 && steady_now_ms() < end)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the fake's counter
-    REQUIRE(b.bus.stats(id).held > 0);
+    StuckBoardDaemon t("eboardd-reattach-held", 9, "6"); // the old device thread holds the device
+    auto& b = t.b;
+    const int id = t.id;
+    auto& d = t.d;
+    const std::string& socket = t.socket;
+    auto& dir = t.dir;
+    Millis end = 0;
     INFO(eboard::test::slurp(dir.path / "stderr"));
     REQUIRE(ask(socket, R"({"class":"DETACH","board":"chessnut:usb:1.9","id":1})", 10000).find("\"OK\"") !=
             std::string::npos);
