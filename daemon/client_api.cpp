@@ -200,25 +200,28 @@ void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
     if (closing_ && sessions_.empty()) all_closed();
 }
 
-void ClientServer::close() {
+void ClientServer::stop_accepting() {
     boost::system::error_code ec;
     acceptor_.close(ec);
-    on_closed_ = nullptr; // a drain under way ends here (its timer then finds nothing to do)
-    for (const auto& s : sessions_) s->close();
-    sessions_.clear();
     if (!bound_path_.empty()) {
         ::unlink(bound_path_.c_str());
         bound_path_.clear();
     }
 }
 
+void ClientServer::close_sessions() {
+    for (const auto& s : sessions_) s->close();
+    sessions_.clear();
+}
+
+void ClientServer::close() {
+    stop_accepting();
+    on_closed_ = nullptr; // a drain under way ends here (its timer then finds nothing to do)
+    close_sessions();
+}
+
 void ClientServer::close_gracefully(std::chrono::milliseconds wait, std::function<void()> closed) {
-    boost::system::error_code ec;
-    acceptor_.close(ec);
-    if (!bound_path_.empty()) {
-        ::unlink(bound_path_.c_str());
-        bound_path_.clear();
-    }
+    stop_accepting();
     closing_ = true;
     on_closed_ = std::move(closed);
     if (sessions_.empty()) {
@@ -231,8 +234,7 @@ void ClientServer::close_gracefully(std::chrono::milliseconds wait, std::functio
         if (!sessions_.empty())
             log_warning("client api: " + std::to_string(sessions_.size()) +
                         " client(s) did not read their last output in time; closed");
-        for (const auto& s : sessions_) s->close();
-        sessions_.clear();
+        close_sessions();
         all_closed();
     });
     // Copy: finish() drops a session with nothing queued, which erases it from sessions_.

@@ -64,6 +64,10 @@ class ClientServer {
     friend class ClientSession;
     void accept();
     void drop(const std::shared_ptr<ClientSession>& session);
+    /// Closes the acceptor and removes the socket file we bound (close, close_gracefully).
+    void stop_accepting();
+    /// Closes every client now, whatever is queued for it.
+    void close_sessions();
     /// close_gracefully(): every client is closed; runs `on_closed_`.
     void all_closed();
 

@@ -652,10 +652,6 @@ ojson Daemon::detach(const DetachRequest& d, const ojson& raw) {
     return r;
 }
 
-} // namespace eboard::daemon
-
-namespace eboard::daemon {
-
 void Daemon::retire(std::unique_ptr<BoardLink> link, std::unique_ptr<BoardSession> board) {
     auto r = std::make_unique<Retired>();
     r->link = std::move(link);

@@ -149,19 +149,12 @@ void DeviceLink::start() {
 }
 
 void DeviceLink::stop() {
-    *alive_ = false; // on the loop's thread: what the device thread posted is dropped
-    deadline_.set(std::nullopt);
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-        if (live_) live_->wake();
-    }
-    wake_.notify_all();
+    request_stop();
     join();
 }
 
 void DeviceLink::request_stop() {
-    *alive_ = false; // what the device thread still posts is dropped
+    *alive_ = false; // on the loop's thread: what the device thread still posts is dropped
     deadline_.set(std::nullopt);
     {
         std::lock_guard lock(mutex_);
@@ -269,8 +262,7 @@ Color DeviceLink::color_of_side(ClockSide side) const {
 
 ClockSide DeviceLink::side_of(Color c) const {
     const ClockSide white = white_side_.value_or(ClockSide::Left);
-    const ClockSide black = white == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
-    return c == Color::White ? white : black;
+    return c == Color::White ? white : drivers::other_side(white);
 }
 
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
@@ -316,9 +308,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         }
     } else if (const auto* lever = std::get_if<drivers::ClockLever>(&event)) {
         // The player presses his own side down, so the other side goes up (dgt.md 13).
-        const ClockSide pressed = lever->high == ClockSide::Left    ? ClockSide::Right
-                                  : lever->high == ClockSide::Right ? ClockSide::Left
-                                                                    : ClockSide::None;
+        const ClockSide pressed = drivers::other_side(lever->high);
         if (pressed == ClockSide::None) return;
         if (sides_open() && side_learnt_ && !touched_at_start_) {
             // --white-side auto, before the first move and before any piece was touched: the
@@ -334,8 +324,8 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             // --white-side auto, no lever read before the first move: the first press of a
             // game completes its first move, White's unless the game started with Black to
             // move (a position set by the arbiter).
-            const ClockSide other = pressed == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
-            learn_white_side(black_first(*session_.game()) ? other : pressed, "its first press");
+            learn_white_side(black_first(*session_.game()) ? drivers::other_side(pressed) : pressed,
+                             "its first press");
         }
         feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
     } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
@@ -589,15 +579,15 @@ bool DeviceLink::sides_open() const {
 
 void DeviceLink::learn_from_lever(ClockSide high) {
     if (high == ClockSide::None || !session_.game()) return;
-    const ClockSide other = high == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
-    learn_white_side(black_first(*session_.game()) ? other : high, "its lever before the first move");
+    learn_white_side(black_first(*session_.game()) ? drivers::other_side(high) : high,
+                     "its lever before the first move");
 }
 
 void DeviceLink::decide_held_press(std::optional<TimeMs> touch_ms) {
     const drivers::ClockLever press = *held_press_;
     held_press_.reset();
     held_touch_.reset();
-    const ClockSide pressed = press.high == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
+    const ClockSide pressed = drivers::other_side(press.high);
     if (touch_ms && *touch_ms - press.at_ms <= kBoardLagMs) {
         // The first mover pressed; his move reached us after the press.
         feed(LeverPressed{press.at_ms, color_of_side(pressed)});

@@ -53,6 +53,12 @@ struct BatteryInfo {
 /// A side of the clock as seen from its front; never swapped by board rotation (dgt.md 7).
 enum class ClockSide : std::uint8_t { None, Left, Right };
 
+/// The other side of the clock: the lever is a see-saw, one side down and the other up
+/// (dgt.md 10.1, 13). None stays None.
+constexpr ClockSide other_side(ClockSide side) {
+    return side == ClockSide::Left ? ClockSide::Right : side == ClockSide::Right ? ClockSide::Left : ClockSide::None;
+}
+
 /// The clock's time report (DGT BWTIME time report, dgt.md 10.1). When `connected` is false
 /// ("no clock connected" bit) the times are meaningless and left at 0.
 struct ClockTimes {
