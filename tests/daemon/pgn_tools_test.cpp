@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "daemon/pgn_export.hpp"
+#include "tests/daemon/stored_games.hpp"
 
 using namespace eboard::daemon;
 using eboard::test::Process;
@@ -62,16 +63,7 @@ TEST_CASE("PGN: a game with [%clk] comments, a termination comment and a result 
 TEST_CASE("A.5.2 an illegal move that stood: the PGN reads in pgn-extract, two records, no failed move") {
     TempDir dir("eboardd-pgn-tools");
     // 1. e4 e5, then White's illegal Ke1-e3 stands, then Black replies ...Nc6 and White Kd3.
-    StoredGame g;
-    g.tags.white = "A";
-    g.result = "0-1";
-    g.termination = "resignation";
-    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{60000, 60000}, {}, false});
-    g.moves.push_back({2, "e5", "e7e5", "", true, MoveClock{60000, 59000}, {"illegal move by White"}, false});
-    g.moves.push_back({3, "e1-e3", "e1e3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2",
-                       true, std::nullopt, {}, true});
-    g.moves.push_back({4, "Nc6", "b8c6", "", true, MoveClock{50000, 58000}, {}, false});
-    g.moves.push_back({5, "Kd3", "e3d3", "", false, std::nullopt, {}, false});
+    const StoredGame g = test::illegal_move_stood_game();
     const std::string report = pgn_extract_report(dir, to_pgn(g));
     INFO(to_pgn(g) << "\n" << report);
     CHECK(report.find("2 games matched out of 2.") != std::string::npos);

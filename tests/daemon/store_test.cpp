@@ -17,6 +17,7 @@
 #include "daemon/game_tracker.hpp"
 #include "rules/pgn.hpp"
 #include "daemon/pgn_export.hpp"
+#include "tests/daemon/stored_games.hpp"
 #include "daemon/store.hpp"
 
 using namespace eboard::daemon;
@@ -307,17 +308,8 @@ TEST_CASE("PGN export: [%clk] is whole seconds, rounded down (the rules writer a
 
 TEST_CASE("A.5.2 an illegal move that stood: never a move, a comment and a continuation record") {
     // 1. e4 e5, then White's illegal Ke1-e3 stands, then Black replies ...Nc6 and White Kd3.
-    StoredGame g;
-    g.tags.white = "A";
+    StoredGame g = test::illegal_move_stood_game();
     g.tags.board = "t1";
-    g.result = "0-1";
-    g.termination = "resignation";
-    g.moves.push_back({1, "e4", "e2e4", "", true, MoveClock{60000, 60000}, {}, false});
-    g.moves.push_back({2, "e5", "e7e5", "", true, MoveClock{60000, 59000}, {"illegal move by White"}, false});
-    g.moves.push_back({3, "e1-e3", "e1e3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2",
-                       true, std::nullopt, {}, true});
-    g.moves.push_back({4, "Nc6", "b8c6", "", true, MoveClock{50000, 58000}, {}, false});
-    g.moves.push_back({5, "Kd3", "e3d3", "", false, std::nullopt, {}, false});
     const auto records = to_pgn_records(g);
     REQUIRE(records.size() == 2);
     CHECK(records[0].result == "*");
