@@ -191,6 +191,8 @@ void Reconstructor::Impl::apply(Square bsq, const SquareReading& r, TimeMs t) {
             }
         }
     } else if (r.occupied) {
+        off_board &= ~b;
+        knocked &= ~b;
         if (playing) out.emplace_back(TouchEvent{t, s, false, r.piece});
         place_seq[i] = ++seq;
         if (before.occupied && before.piece != r.piece && playing) retyped |= b;
@@ -337,6 +339,21 @@ void Reconstructor::Impl::judge_press() {
                 diff_squares(*pos));
         return;
     }
+    if (const Bitboard missing = pos->occupied() & ~occ & ~knocked) {
+        // A legal move on the board, but with pieces off it (knocked over as the hand left,
+        // Art. 7.4; or lying since the press before): the move stands, and the pieces still
+        // missing after the grace are alerted (check_timers), not an illegal move.
+        const Bitboard was = knocked;
+        knocked |= missing;
+        bool assumed = false;
+        std::optional<Move> m = find_move(*pos, succ, &assumed);
+        knocked = was;
+        if (m) {
+            make(*m, assumed, false);
+            complete_all(who, Completion::Clock);  // notes the pieces still off the board
+            return;
+        }
+    }
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, illegal_article(), "the clock was pressed after an illegal move",
             diff_squares(*pos));
@@ -358,6 +375,12 @@ void Reconstructor::Impl::check_timers() {
         if (!game || ended) return;
     }
     if (press_pending && now >= press_t + cfg.press_grace_ms) judge_press();
+    if (!game || ended) return;
+    if (const Bitboard lying = off_board_pending();
+        lying && now >= off_board_since + cfg.mismatch_grace_ms)
+        alert_knocked(lying);
+    if (mismatch_alerted && mismatch_knocked && (knocked & ~occ) == 0 && in_progress(*pos))
+        set_mismatch_clear();  // put back while another piece is in a hand
     if (!board_is(*pos) && !in_progress(*pos)) {
         if (mismatch_since < 0) mismatch_since = last_change;
         if (!mismatch_alerted && now >= mismatch_since + cfg.mismatch_grace_ms) {
@@ -402,6 +425,7 @@ std::optional<TimeMs> Reconstructor::next_deadline() const noexcept {
     if (!I.quiet_done) take(I.last_change + I.cfg.settle_ms);
     if (I.press_pending) take(I.press_t + I.cfg.press_grace_ms);
     if (I.mismatch_since >= 0 && !I.mismatch_alerted) take(I.mismatch_since + I.cfg.mismatch_grace_ms);
+    if (I.off_board_pending()) take(I.off_board_since + I.cfg.mismatch_grace_ms);
     return due;
 }
 

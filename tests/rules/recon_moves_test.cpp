@@ -404,6 +404,37 @@ TEST_CASE("4.7 a pawn caught on the square between in its double step makes one 
     }
 }
 
+// The second-order case of the test above: the pawn stood on c3 long enough (settle_ms) for
+// c2-c3 to be made, then went on to c4 in the same frame as the opponent lifted his knight. Its
+// player had not pressed, so the pawn going on is his move growing (c2-c4 replaces c2-c3), not
+// a reply and then a second move of his (2...Nc6 3.c3-c4 would be one ply too many).
+TEST_CASE("4.7 a pawn that paused on the square between moves on in the frame of the opponent's lift: one move, replaced") {
+    for (bool id : {false, true}) {
+        for (bool clock : {false, true}) {
+            INFO("identity " << id << " clock " << clock);
+            ReconConfig cfg;
+            cfg.clock = clock;
+            Run r(cfg);
+            BoardHands h(plain_hands(id));
+            h.setup(Position::startpos());
+            h.wait(300);
+            h.lift(sq("c2"));
+            h.place(sq("c3"), Piece::WPawn);
+            h.wait(400);      // long enough for c2-c3 to be made
+            h.lift(sq("c3")); // one frame: on c4, and Black's knight already lifted
+            h.lift(sq("b8"));
+            h.place(sq("c4"), Piece::WPawn);
+            h.wait(100);
+            h.place(sq("c6"), Piece::BKnight);
+            h.wait(400);
+            r.feed(h);
+            CHECK(r.made == std::vector<std::string>{"c2c4", "b8c6"});
+            CHECK(r.irregularities() == 0);
+            CHECK(r.takebacks.empty());
+        }
+    }
+}
+
 TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
