@@ -231,6 +231,8 @@ struct Reconstructor::Impl {
     /// position_mismatch for pieces left off the board (knocked over): `sq` joins `knocked`.
     void alert_knocked(Bitboard sq);
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;
+    /// The dead-position check after every move: cfg.can_mate, else the static analyses only.
+    [[nodiscard]] MateAbility mate_ability_per_move(const Position& p, Color side) const;
     [[nodiscard]] MateAbility mate_ability_deep(const Position& p, Color side) const;
     [[nodiscard]] Color ply_color(int ply) const noexcept;
     /// The article of an illegal move: the quickplay finish's when in one ([01] 10.3).
