@@ -255,6 +255,8 @@ void Reconstructor::Impl::set_orientation(bool rot) {
     vacated = rotate_bb(vacated);
     retyped = rotate_bb(retyped);
     co_lifted = rotate_bb(co_lifted);
+    off_board = rotate_bb(off_board);
+    knocked = rotate_bb(knocked);
     std::array<std::uint16_t, 64> ps{};
     for (int s = 0; s < 64; ++s) ps[static_cast<std::size_t>(63 - s)] = place_seq[static_cast<std::size_t>(s)];
     place_seq = ps;
