@@ -464,6 +464,38 @@ bool Reconstructor::Impl::moved_on_and_reply() {
     return true;
 }
 
+// The press of the player whose made move is the last one, while the board shows that move's
+// piece gone on to another square (the pawn that paused on c3 now on c4) and, perhaps, a piece
+// of the opponent already lifted for his reply: the press completes the move the board shows,
+// so that one replaces the made move (the opponent's lifted piece is his, in his hand).
+bool Reconstructor::Impl::moved_on_at_press() {
+    if (hist.size() < 2 || board_is(*pos) || in_progress(*pos)) return false;
+    const Move last = hist.back().move;
+    const Color mover = ~pos->side_to_move();
+    const PieceType promo = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    std::optional<Move> found;
+    int readings = 0;
+    pos->unmake_move();
+    for (const Successor& s : succ_prev) {
+        const Move m1 = s.m;
+        if (m1 == last || m1.from() != last.from() || m1.is_castling()) continue;
+        if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
+        if (pos->piece_on(m1.to()) != Piece::None) continue;  // a capture needs its own evidence
+        pos->make_move(m1);
+        const bool shows = in_progress(*pos) && (occ & bit_of(m1.to())) &&
+                           (pos->pieces(mover) & ~occ) == 0;
+        pos->unmake_move();
+        if (shows) {
+            found = m1;
+            ++readings;
+        }
+    }
+    pos->make_move(last);
+    if (readings != 1) return false;  // none, or two readings: neither is taken
+    replace_last(found);
+    return true;
+}
+
 // A move by the player not on move (moving out of turn; two moves before pressing). Under
 // [23] 6.2.1 the player's previous move is completed by it; the move itself is illegal.
 bool Reconstructor::Impl::out_of_turn() {

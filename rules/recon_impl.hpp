@@ -219,6 +219,9 @@ struct Reconstructor::Impl {
     /// two_plies' first reading: the last made, uncompleted move went on (same piece, another
     /// square) and the opponent's reply followed.
     bool moved_on_and_reply();
+    /// At the press of the player whose made move is the last: the same piece went on to
+    /// another square, the opponent's hand perhaps already holding a piece; replaces it.
+    bool moved_on_at_press();
     bool kings_signal();
     bool out_of_turn();
     bool two_plies(bool all_first_moves);

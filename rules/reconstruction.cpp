@@ -301,6 +301,10 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
     if (completed < made) {
         for (int k = completed + 1; k <= made; ++k) {
             if (ply_color(k) == p.by) {
+                // The made move's piece went on before the press (the pawn that paused on c3
+                // is on c4), the opponent's reply perhaps begun or made: the press completes
+                // the move the board shows.
+                if (k == made && p.by == ~stm && !moved_on_and_reply()) (void)moved_on_at_press();
                 complete_all(p.by, Completion::Clock);
                 return;
             }
@@ -356,6 +360,9 @@ void Reconstructor::Impl::judge_press() {
             return;
         }
     }
+    // The move and the opponent's fast reply, both on the board before it settled: the press
+    // completes the first (make() sees press_pending).
+    if (!in_progress(*pos) && two_plies(true)) return;
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, illegal_article(), "the clock was pressed after an illegal move",
             diff_squares(*pos));
