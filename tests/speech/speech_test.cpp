@@ -133,6 +133,7 @@ TEST_CASE("auto: espeak-ng direct when no speech-dispatcher runs") {
     // Without a sound card espeak-ng still accepts the text (it cannot be heard here).
     (*q)->say({"Springer Felix drei", "de"});
     (*q)->flush();
+    CHECK((*q)->failures() == 0);
     q->reset();
 
     auto only = speech::open_speech("speechd", nowhere, note);
