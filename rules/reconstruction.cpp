@@ -304,7 +304,9 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
                 // The made move's piece went on before the press (the pawn that paused on c3
                 // is on c4), the opponent's reply perhaps begun or made: the press completes
                 // the move the board shows.
-                if (k == made && p.by == ~stm && !moved_on_and_reply()) (void)moved_on_at_press();
+                if (k == made && p.by == ~stm && !board_is(*pos) && !in_progress(*pos) &&
+                    !moved_on_and_reply())
+                    (void)moved_on_at_press();
                 complete_all(p.by, Completion::Clock);
                 return;
             }
