@@ -79,7 +79,7 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
         driver = std::move(d);
         if (!second_set) board.set_calibration_position();
     } else {
-        line::LineOptions lo;
+        line::LineOptions lo = sentio::SentioDriver::defaults();
         lo.rotated = eo.rotated;
         driver = std::make_unique<sentio::SentioDriver>(lo);
     }
