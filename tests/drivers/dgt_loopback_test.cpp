@@ -1,5 +1,6 @@
 // The DGT driver and the board model with its DGT3000 wired byte for byte on simulated time
-// (Loopback): the two update modes of dgt.md 3 and the flags of a BWTIME time report (10.1).
+// (Loopback): the two update modes of dgt.md 3, the flags of a BWTIME time report (10.1), and
+// the model table's quirks (a Bluetooth board's long serial and battery, 4.1).
 #include "harness.hpp"
 
 #include "drivers/core/registry.hpp"
@@ -20,6 +21,19 @@ DgtOptions options(const std::map<std::string, std::string>& params) {
     auto opt = DgtOptions::from_params(o);
     REQUIRE(opt.has_value());
     return opt.value();
+}
+
+/// The driver the registry makes for `model` ("" = the default), as open_device() does.
+std::unique_ptr<Driver> registry_driver(const std::string& model) {
+    const DriverInfo* info = find_driver("dgt");
+    REQUIRE(info != nullptr);
+    REQUIRE(info->model(model) != nullptr);
+    DriverOptions o;
+    o.model = model;
+    o.params.emplace("startup-delay-ms", "0");
+    auto d = info->create(o);
+    REQUIRE(d != nullptr);
+    return d;
 }
 
 /// Time reports the driver emitted from index `from` on.
@@ -88,4 +102,30 @@ TEST_CASE("dgt 10.1 flags: a clock run down to zero reports its flag, the other 
     CHECK_FALSE(d->right_delay);
     CHECK(d->left_flag);
     CHECK(d->left_delay);
+}
+
+TEST_CASE("dgt 4.1 model quirks: Bluetooth and Revelation II ask the long serial and the battery") {
+    for (const std::string model : {"classic", "bluetooth", "revelation2"}) {
+        INFO(model);
+        emu::DgtEmulatorOptions eo;
+        eo.battery_percent = 73;
+        emu::DgtBoardEmu board(eo);
+        auto driver = registry_driver(model);
+        auto& dgt = dynamic_cast<DgtDriver&>(*driver);
+        Loopback link(board, *driver);
+        REQUIRE(link.run_until([&] { return dgt.ready() && dgt.clock_model() == ClockModel::Dgt3000; }, 5000));
+        link.run(200);
+        const bool quirky = model != "classic";
+        const auto& rx = board.received();
+        CHECK((std::find(rx.begin(), rx.end(), cmd::return_long_serialnr) != rx.end()) == quirky);
+        CHECK((std::find(rx.begin(), rx.end(), cmd::send_battery) != rx.end()) == quirky);
+        const auto info = link.host.all<DeviceInfo>();
+        REQUIRE_FALSE(info.empty());
+        CHECK(info.back().serial == eo.serial);
+        CHECK(info.back().version_major == eo.version_major);
+        CHECK(info.back().long_serial == (quirky ? eo.long_serial : std::string()));
+        const auto battery = link.host.all<BatteryInfo>();
+        CHECK(battery.size() == (quirky ? 1u : 0u));
+        if (quirky && !battery.empty()) CHECK(battery[0].percent == 73);
+    }
 }
