@@ -4,6 +4,7 @@
 #include "drivers/sentio/protocol.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace eboard::drivers::emu {
 
@@ -104,6 +105,7 @@ Bitboard LineBoardEmu::bounced_squares() {
         if (!occupied.empty())
             b |= bb(Square(occupied[std::uniform_int_distribution<std::size_t>(0, occupied.size() - 1)(rng_)]));
     }
+    bounces_ += std::popcount(b);
     return b;
 }
 

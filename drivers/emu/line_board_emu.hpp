@@ -89,6 +89,8 @@ class LineBoardEmu final : public WireModel {
     [[nodiscard]] const std::vector<std::uint8_t>& rgb_command() const noexcept { return rgb_; }
     [[nodiscard]] int led_commands() const noexcept { return led_commands_; }
     [[nodiscard]] int frames_sent() const noexcept { return frames_; }
+    /// Squares read the other way so far (bounce_next_frame and bounce_probability).
+    [[nodiscard]] int bounces_sent() const noexcept { return bounces_; }
     [[nodiscard]] const std::vector<std::uint8_t>& received() const noexcept { return received_; }
     /// Every tag of the set so far (standard set, spare queens, extras), in creation order.
     [[nodiscard]] const std::vector<EmuTag>& tags() const noexcept { return tags_; }
@@ -118,7 +120,7 @@ class LineBoardEmu final : public WireModel {
     std::vector<std::vector<std::uint8_t>> out_;
     Bitboard leds_ = 0;
     std::vector<std::uint8_t> rgb_;
-    int led_commands_ = 0, frames_ = 0;
+    int led_commands_ = 0, frames_ = 0, bounces_ = 0;
     std::string pending_ack_;  // glue_acks: sent at the end of the next frame
     Bitboard bounce_ = 0;      // squares read the other way in the next frame (game squares)
     std::size_t cut_at_ = 0;   // > 0: the next frame stops after this many bytes

@@ -57,15 +57,20 @@ void feed_recon(eboard::test::Run& r, const DriverEvent& e) {
     }
 }
 
-/// Plays the first game of kasparov-deep-blue-1997.pgn on an emulated Sentio (a frame every
-/// 100 ms) read by a driver made with `params`; before every move one piece of the side to
-/// move that is not part of the move bounces in one frame. Everything the driver reports goes
-/// into a reconstructor without a clock, as in eboardd. Returns the reconstruction's run.
-eboard::test::Run play_with_bounces(const std::map<std::string, std::string>& params, std::size_t* bounces) {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
-    REQUIRE(games.size() == 1);
-    const std::vector<BoardState> boards = game_boards(games[0]);
-    emu::LineBoardEmu board(sentio_board());
+/// Plays `game` on an emulated Sentio (a frame every 100 ms) read by a driver made with
+/// `params`, by hand (300 ms an action: a captured piece off first, then the piece moved lifted,
+/// then put down). Bounces: with `forced`, before every move one piece of the side to move that
+/// the move leaves standing bounces in one frame; `bounce_probability` adds random ones (one
+/// occupied square per frame, emulator option). Everything the driver reports goes into a
+/// reconstructor without a clock, as in eboardd. Returns the reconstruction's run; `*bounces`
+/// = bounces the board sent.
+eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::string, std::string>& params,
+                                    bool forced, double bounce_probability, int* bounces) {
+    const std::vector<BoardState> boards = game_boards(game);
+    emu::LineEmulatorOptions eo = sentio_board();
+    eo.bounce_probability = bounce_probability;
+    eo.position = boards.front();
+    emu::LineBoardEmu board(eo);
     auto driver = sentio_driver(params);
     Loopback loop(board, *driver);
     ReconConfig cfg;
@@ -80,21 +85,16 @@ eboard::test::Run play_with_bounces(const std::map<std::string, std::string>& pa
         }
     };
     advance(1000);  // the start position is on the board
-    *bounces = 0;
     for (std::size_t i = 1; i < boards.size(); ++i) {
-        INFO("move " << i << " " << games[0].san[i - 1]);
+        INFO("move " << i << " " << game.san[i - 1]);
         const Color mover = i % 2 == 1 ? Color::White : Color::Black;
-        // An own piece that the move leaves where it stands.
-        for (int s = 0; s < 64; ++s) {
+        for (int s = 0; forced && s < 64; ++s) {  // an own piece that the move leaves standing
             const auto r = boards[i - 1].at(Square(s));
             if (r.piece == Piece::None || color_of(r.piece) != mover || boards[i].at(Square(s)) != r) continue;
             board.bounce_next_frame(Square(s));
-            ++*bounces;
             break;
         }
         advance(2 * kFrameMs);  // the bounce frame has been sent
-        // By hand, 300 ms an action: a captured piece is taken off first, then the piece
-        // (pieces) moved are lifted, then put down.
         for (int pass = 0; pass < 3; ++pass)
             for (int s = 0; s < 64; ++s) {
                 const auto was = boards[i - 1].at(Square(s)), now = boards[i].at(Square(s));
@@ -108,8 +108,14 @@ eboard::test::Run play_with_bounces(const std::map<std::string, std::string>& pa
             }
         advance(800);  // the move stands: made (settle 300 ms) with the vote's frame on top
     }
-    CHECK(run.made.size() == boards.size() - 1);
+    *bounces = board.bounces_sent();
     return run;
+}
+
+PgnGame kasparov_game_1() {
+    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    REQUIRE(games.size() == 1);
+    return games[0];
 }
 
 } // namespace
@@ -143,15 +149,41 @@ TEST_CASE("sentio 3.2 a bounce caught by one frame is no lift with the default 2
 TEST_CASE("4.3 Sentio: an own piece bouncing in one frame before each move is no touched piece") {
     // With the default vote: no touch_move alert and the game as played. With vote-frames=1 the
     // same bounces reach the reconstruction as lifts of 100 ms (this is what the vote is for).
-    std::size_t bounces = 0;
-    const eboard::test::Run voted = play_with_bounces({}, &bounces);
+    const PgnGame game = kasparov_game_1();
+    int bounces = 0;
+    const eboard::test::Run voted = play_with_bounces(game, {}, true, 0, &bounces);
     CHECK(bounces > 80);  // 89 moves; a bounce before each that leaves an own piece standing
     INFO(voted.alert_list());
+    CHECK(voted.made.size() == game.san.size());
     CHECK(voted.count(AlertKind::TouchMove) == 0);
     CHECK(voted.irregularities() == 0);
 
-    const eboard::test::Run unvoted = play_with_bounces({{"vote-frames", "1"}}, &bounces);
+    const eboard::test::Run unvoted = play_with_bounces(game, {{"vote-frames", "1"}}, true, 0, &bounces);
     WARN("vote-frames=1: " << unvoted.count(AlertKind::TouchMove) << " touch_move alerts from " << bounces
                            << " one-frame bounces");
     CHECK(unvoted.touches.size() > voted.touches.size());
+}
+
+TEST_CASE("sentio bounce rate: random one-frame bounces over lichess games, vote 1 and 3", "[.measure]") {
+    // A measurement, not run by ctest: build/tests/test_drivers "[.measure]" (docs/drivers-conformance.md).
+    // Each 100 ms frame reads one random occupied square empty with probability 2 %.
+    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/lichess-db-sample.pgn", 60);
+    for (const int vote : {1, 3}) {
+        int played = 0, moves = 0, bounces = 0, touch = 0, other = 0, lost = 0;
+        for (const PgnGame& g : games) {
+            if (!g.fen.empty()) continue;
+            int b = 0;
+            const eboard::test::Run r =
+                play_with_bounces(g, {{"vote-frames", std::to_string(vote)}}, false, 0.02, &b);
+            ++played;
+            moves += static_cast<int>(g.san.size());
+            bounces += b;
+            touch += r.count(AlertKind::TouchMove);
+            other += r.irregularities() - r.count(AlertKind::TouchMove);
+            lost += r.made.size() == g.san.size() ? 0 : 1;
+        }
+        WARN("vote-frames=" << vote << ": " << played << " games, " << moves << " moves, " << bounces
+                            << " one-frame bounces, " << touch << " touch_move alerts, " << other
+                            << " other irregularities, " << lost << " games not followed to the end");
+    }
 }

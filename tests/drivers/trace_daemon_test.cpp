@@ -67,7 +67,7 @@ bool any_contains(const std::vector<std::string>& lines, const std::string& byte
 
 } // namespace
 
-TEST_CASE("eboardd --trace dgt logs the wire both ways in hex; without it, nothing") {
+TEST_CASE("eboardd --trace dgt logs the wire both ways in hex, and nothing without it") {
     emu::DgtEmulator board;
     const std::string log = run_daemon(board, {"--trace", "dgt"}, true);
     INFO(log);
