@@ -58,8 +58,8 @@ void feed_recon(eboard::test::Run& r, const DriverEvent& e) {
 }
 
 /// Plays `game` on an emulated Sentio (a frame every 100 ms) read by a driver made with
-/// `params`, by hand (300 ms an action: a captured piece off first, then the piece moved lifted,
-/// then put down). Bounces: with `forced`, before every move one piece of the side to move that
+/// `params`, by hand (300 ms an action: a captured piece off first, then the piece moved lifted
+/// (castling: the king first), then put down). Bounces: with `forced`, before every move one piece of the side to move that
 /// the move leaves standing bounces in one frame; `bounce_probability` adds random ones (one
 /// occupied square per frame, emulator option). Everything the driver reports goes into a
 /// reconstructor without a clock, as in eboardd. Returns the reconstruction's run; `*bounces`
@@ -95,14 +95,16 @@ eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::str
             break;
         }
         advance(2 * kFrameMs);  // the bounce frame has been sent
-        for (int pass = 0; pass < 3; ++pass)
+        for (int pass = 0; pass < 4; ++pass)
             for (int s = 0; s < 64; ++s) {
                 const auto was = boards[i - 1].at(Square(s)), now = boards[i].at(Square(s));
                 if (was == now) continue;
                 const bool victim = was.occupied && now.occupied, emptied = was.occupied && !now.occupied;
+                const bool king = was.piece != Piece::None && type_of(was.piece) == PieceType::King;
                 if (pass == 0 && victim) board.lift(Square(s));
-                else if (pass == 1 && emptied) board.lift(Square(s));
-                else if (pass == 2 && now.occupied) board.place(Square(s), now.piece);
+                else if (pass == 1 && emptied && king) board.lift(Square(s));  // castling: the king first (4.4.2)
+                else if (pass == 2 && emptied && !king) board.lift(Square(s));
+                else if (pass == 3 && now.occupied) board.place(Square(s), now.piece);
                 else continue;
                 advance(300);
             }
