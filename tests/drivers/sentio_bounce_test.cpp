@@ -101,9 +101,10 @@ eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::str
                 if (was == now) continue;
                 const bool victim = was.occupied && now.occupied, emptied = was.occupied && !now.occupied;
                 const bool king = was.piece != Piece::None && type_of(was.piece) == PieceType::King;
-                if (pass == 0 && victim) board.lift(Square(s));
-                else if (pass == 1 && emptied && king) board.lift(Square(s));  // castling: the king first (4.4.2)
-                else if (pass == 2 && emptied && !king) board.lift(Square(s));
+                // The lifts: a victim, then a king (castling: the king first, 4.4.2), then the rest.
+                const bool lift_now = (pass == 0 && victim) || (pass == 1 && emptied && king) ||
+                                      (pass == 2 && emptied && !king);
+                if (lift_now) board.lift(Square(s));
                 else if (pass == 3 && now.occupied) board.place(Square(s), now.piece);
                 else continue;
                 advance(300);

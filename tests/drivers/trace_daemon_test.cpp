@@ -39,7 +39,7 @@ std::string run_daemon(emu::DgtEmulator& board, const std::vector<std::string>& 
     }
     d.signal(SIGTERM);
     const int status = d.wait_exit();
-    const std::string log = eboard::test::slurp(err);
+    std::string log = eboard::test::slurp(err);
     INFO(log);
     CHECK(connected);
     CHECK(started);
