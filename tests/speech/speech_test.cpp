@@ -68,7 +68,7 @@ TEST_CASE("D.2.1 espeak-ng renders the announcement in every vocabulary to a WAV
     check_plausible(wavs.back(), "Bretter verschieden: Eva vier, David fünf");
 }
 
-TEST_CASE("D.2.1 speech-dispatcher started by the test speaks the announcements") {
+TEST_CASE("D.2.1 speech-dispatcher started by the test speaks the announcements, and auto chooses it") {
     test::TempDir dir;
     test::OwnSpeechDispatcher sd(dir.path());
     const std::string why = sd.wait_ready();
@@ -88,6 +88,13 @@ TEST_CASE("D.2.1 speech-dispatcher started by the test speaks the announcements"
     const auto wavs = test::wait_for_files(sd.out(), ".wav", said.size(), 20s);
     REQUIRE(wavs.size() == said.size());
     for (const auto& w : wavs) check_plausible(w, said.front().text);
+
+    // `auto` (speech-dispatcher first, espeak-ng only when none runs) takes this one.
+    auto first = speech::open_speech("auto", "unix_socket:" + sd.socket().string(), note);
+    REQUIRE(first);
+    REQUIRE(*first);
+    CHECK((*first)->name() == "speech-dispatcher");
+    CHECK(note == "speech through speech-dispatcher");
 }
 
 TEST_CASE("speech-dispatcher restarted: the output connects again and goes on speaking") {
@@ -133,6 +140,7 @@ TEST_CASE("auto: espeak-ng direct when no speech-dispatcher runs") {
     // Without a sound card espeak-ng still accepts the text (it cannot be heard here).
     (*q)->say({"Springer Felix drei", "de"});
     (*q)->flush();
+    CHECK((*q)->failures() == 0);
     q->reset();
 
     auto only = speech::open_speech("speechd", nowhere, note);

@@ -66,8 +66,10 @@ TEST_CASE("5.2.2 winnability ground truth, quick mode, every position: no unsoun
     CHECK(t.refused == 0);  // composed material is read, not refused
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
-    // The static analyses and the quick search decide at least this many (1,842 measured).
-    CHECK(t.undetermined < 5100);
+    // Side answers left '?' (of 6,828): 4,970 measured (docs/winnability.md). Budgets count
+    // moves, not time, so the figure does not depend on the machine; the bound catches a
+    // regression that leaves many more undecided.
+    CHECK(t.undetermined <= 5000);
 }
 
 TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound answer") {
@@ -76,5 +78,5 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound
     CHECK(t.refused == 0);
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
-    CHECK(t.undetermined < 1900);  // 1,749 measured
+    CHECK(t.undetermined <= 1700);  // 1,627 measured (docs/winnability.md)
 }

@@ -2,6 +2,8 @@
 // line, "!!" for a line that is not a FEN; bad usage -> exit 2. Runs the built binary.
 #include <catch2/catch.hpp>
 
+#include "ground_truth.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,6 +68,21 @@ TEST_CASE("eboard-winnable --batch answers every line in order, !! for a bad FEN
     CHECK(r.out == "--\n!!\n!!\n!!\n--\n");
 }
 
+TEST_CASE("eboard-winnable --batch: garbage, NUL bytes and a line longer than a read are each "
+          "one !! line, and the run goes on") {
+    std::string in = "4k3/8/8/8/8/8/8/4KN2 w - - 0 1\n";
+    in += std::string("\0\xff\x01 w - -", 9) + "\n";           // binary bytes
+    in += std::string(200000, 'p') + "\n";                       // spans several 64 KiB reads
+    in += "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 trailing words\n";
+    in += "4k3/8/8/8/8/8/8/4KN2 w - - 0 1 extra\n";
+    in += "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n";
+    const Run r = run("--full --batch", in);
+    CHECK(r.status == 0);
+    CHECK(r.out.substr(0, 9) == "--\n!!\n!!\n");
+    CHECK(r.out.size() == 18); // six lines answered, in order
+    CHECK(r.out.substr(15) == "--\n");
+}
+
 TEST_CASE("eboard-winnable --chess960 --full --batch reads Shredder-FEN") {
     const Run r = run("--chess960 --full --batch", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1\n");
     CHECK(r.status == 0);
@@ -87,4 +104,40 @@ TEST_CASE("eboard-winnable answers composed positions (nine pawns) and the initi
     REQUIRE(r.out.size() == 9);
     CHECK(r.out.substr(0, 3) != "!!\n");  // read, not refused
     CHECK(r.out.substr(3) == "WB\n!!\n");
+}
+
+TEST_CASE("5.2.2 eboard-winnable --batch over the whole ground truth: every position answered, "
+          "none unsound") {
+    // The FENs of ../shared/data/deadpos/chasolver_positions.txt fed to the tool as an arbiter
+    // would feed a file: one line each, none refused ("!!"), one label each, in order, and never
+    // '-' where CHA's label has the letter (nor a letter where it has '-').
+    const auto truth = read_ground_truth();
+    REQUIRE(truth.size() == 3414);
+    std::string in;
+    for (const auto& g : truth) in += g.fen + "\n";
+    for (const char* mode : {"--batch", "--full --batch"}) {
+        INFO(mode);
+        const Run r = run(mode, in);
+        CHECK(r.status == 0);
+        std::size_t line = 0, pos = 0, undecided = 0;
+        for (; pos < r.out.size() && line < truth.size(); ++line) {
+            const std::size_t eol = r.out.find('\n', pos);
+            REQUIRE(eol != std::string::npos);
+            const std::string got = r.out.substr(pos, eol - pos);
+            pos = eol + 1;
+            INFO("line " << line + 1 << ": " << truth[line].fen << " truth " << truth[line].label);
+            REQUIRE(got.size() == 2);
+            REQUIRE(got != "!!");
+            for (std::size_t side = 0; side < 2; ++side) {
+                if (got[side] == '?') {
+                    ++undecided;
+                    continue;
+                }
+                CHECK((got[side] == '-') == (truth[line].label[side] == '-'));
+            }
+        }
+        CHECK(line == truth.size());
+        CHECK(pos == r.out.size());
+        CHECK(undecided < 2 * truth.size());
+    }
 }
