@@ -54,6 +54,10 @@ enum class Irregularity : std::uint8_t {
     /// [position_mismatch 7.4] after the move and before the press, a pawn is knocked sideways
     /// onto an empty square and put back after displaced_ms.
     Displaced,
+    /// [position_mismatch 7.4] after the move, one of the player's other pieces is knocked
+    /// over (a piece on its side: both kinds of board read its square as empty); the clock is
+    /// pressed with it lying and it is put back after displaced_ms.
+    KnockedOver,
     /// [flag 6.9] the flag of the player on move falls before his move.
     FlagFall,
     /// [draw_claimable 9.2] before the move, a piece of each side goes there and back twice,
@@ -64,7 +68,8 @@ enum class Irregularity : std::uint8_t {
 /// Every Irregularity, in declaration order.
 inline constexpr Irregularity kIrregularities[] = {
     Irregularity::TouchMove,  Irregularity::IllegalMove, Irregularity::PressWithoutMove,
-    Irregularity::Displaced,  Irregularity::FlagFall,    Irregularity::Repetition};
+    Irregularity::Displaced,  Irregularity::KnockedOver, Irregularity::FlagFall,
+    Irregularity::Repetition};
 
 /// A pair of hands over a sensor board: primitives for tests (lift, place, press, ...) and
 /// play() for a whole move handled the human way. Keeps the board as the sensors see it, in

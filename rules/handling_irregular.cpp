@@ -124,6 +124,37 @@ std::vector<Move> BoardHands::play_with(const Position& p, Move m, Irregularity 
         }
         return played;
     }
+    case Irregularity::KnockedOver: {
+        // Another own piece (not the king, off the move's squares) falls over as the hand
+        // leaves: it lies there when the clock is pressed, and is set up again later.
+        play_unpressed(p, m);
+        played.push_back(m);
+        Bitboard moved = Bitboard{1} << m.to().index();
+        if (m.is_castling())
+            moved |= (Bitboard{1} << m.king_to().index()) | (Bitboard{1} << m.rook_to().index());
+        for (int s = 0; s < 64; ++s) {
+            const Square sq(s);
+            const Piece pc = on(sq);
+            if (pc == Piece::None || color_of(pc) != us || type_of(pc) == PieceType::King ||
+                (moved & (Bitboard{1} << s)))
+                continue;
+            step(60, 150);
+            lift(sq);  // the piece on its side: no sensor sees it
+            if (o_.clock) {
+                step(o_.press_min, o_.press_max);
+                press(us);
+            }
+            wait(o_.displaced_ms);
+            place(sq, pc);
+            step(100, 300);
+            return played;
+        }
+        if (o_.clock) {
+            step(o_.press_min, o_.press_max);
+            press(us);
+        }
+        return played;
+    }
     case Irregularity::FlagFall:
         step(o_.think_min, o_.think_max);
         flag(us);

@@ -44,6 +44,16 @@ MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) con
     return ability(can_checkmate(p, side, WinnableMode::Quick));
 }
 
+// The check after every move (game_end_checks) acts only on Cannot for both sides: the static
+// analyses of the quick mode, without its helpmate search, which finds helpmates in middlegame
+// positions and costs ~15 µs a side on the clock-press path (bench_reconstruction p99 1.6 ->
+// 28 µs when it came in). Same dead verdict as Quick on every position of ../shared/data/games
+// and chasolver_positions.txt (docs/reconstruction.md, Benchmarks).
+MateAbility Reconstructor::Impl::mate_ability_per_move(const Position& p, Color side) const {
+    if (cfg.can_mate) return cfg.can_mate(p, side);
+    return ability(can_checkmate(p, side, WinnableMode::Static));
+}
+
 MateAbility Reconstructor::Impl::mate_ability_deep(const Position& p, Color side) const {
     if (cfg.can_mate_deep) return cfg.can_mate_deep(p, side);
     return ability(can_checkmate(p, side, WinnableMode::Full));
@@ -72,8 +82,8 @@ void Reconstructor::Impl::game_end_checks() {
         return end_game("1/2-1/2", Termination::FivefoldRepetition, r.article_fivefold);
     if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
         return end_game("1/2-1/2", Termination::SeventyFiveMoves, r.article_75_moves);
-    if (mate_ability(*pos, Color::White) == MateAbility::Cannot &&
-        mate_ability(*pos, Color::Black) == MateAbility::Cannot)
+    if (mate_ability_per_move(*pos, Color::White) == MateAbility::Cannot &&
+        mate_ability_per_move(*pos, Color::Black) == MateAbility::Cannot)
         return end_game("1/2-1/2", Termination::DeadPosition, r.article_dead);
     dead_suspicion();
     if (ended) return;

@@ -52,7 +52,34 @@ void Reconstructor::Impl::set_mismatch_clear() {
         alert(a);
     }
     mismatch_alerted = false;
+    mismatch_knocked = false;
     mismatch_since = -1;
+}
+
+void Reconstructor::Impl::note_off_board(std::optional<Color> own) {
+    Bitboard missing = pos->occupied() & ~occ & ~knocked & ~off_board;
+    if (own) missing &= pos->pieces(*own);
+    if (!missing) return;
+    if (!off_board_pending()) off_board_since = now;
+    off_board |= missing;
+}
+
+// Art. 7.4 ([01]/[05] 7.3): a piece off the board across a turn change, still missing after
+// the grace: knocked over (or taken off) and not put back in the player's own time.
+void Reconstructor::Impl::alert_knocked(Bitboard sq) {
+    knocked |= sq;
+    if (mismatch_alerted) return;  // one alert until the board matches again
+    mismatch_alerted = true;
+    mismatch_knocked = true;
+    AlertEvent a;
+    a.kind = AlertKind::PositionMismatch;
+    a.article = await_restore ? illegal_article() : cfg.rules.article_displaced;
+    mismatch_article = a.article;
+    a.squares = knocked & ~occ & pos->occupied();
+    a.ply = static_cast<int>(hist.size()) - 1;
+    a.player = pos->side_to_move();
+    a.text = "a piece is off the board since the last turn (knocked over?)";
+    alert(a);
 }
 
 void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orient_known) {
@@ -80,6 +107,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     mismatch_since = -1;
     fifty_alerted = false;
     dead_checked = 0;
+    off_board = knocked = 0;
     game = true;
     ended = false;
     out.emplace_back(GameEvent{now, true, pos->fen(), rotated, number});
@@ -230,7 +258,7 @@ void Reconstructor::Impl::evaluate() {
     }
 }
 
-bool Reconstructor::Impl::replace_last() {
+bool Reconstructor::Impl::replace_last(std::optional<Move> with) {
     if (hist.size() < 2) return false;
     Move old = hist.back().move;
     bool old_assumed = hist.back().promotion_assumed;
@@ -238,7 +266,7 @@ bool Reconstructor::Impl::replace_last() {
     hist.pop_back();
     std::swap(succ, succ_prev);
     bool assumed = false;
-    std::optional<Move> m = find_move(*pos, succ, &assumed);
+    std::optional<Move> m = with ? with : find_move(*pos, succ, &assumed);
     if (!m) {
         m = old;
         assumed = old_assumed;
@@ -295,7 +323,11 @@ void Reconstructor::Impl::make(Move m, bool assumed, bool replaces) {
     reset_evidence();
     await_restore = false;
     illegal_episode = false;
-    set_mismatch_clear();
+    off_board &= ~changed_squares(m);
+    // The turn changes: the mover's hand is free (with a clock, the press notes the rest; without
+    // one, this move is the only turn change there is).
+    note_off_board(cfg.clock ? std::optional<Color>(us) : std::nullopt);
+    if ((knocked & ~occ) == 0) set_mismatch_clear();  // a knocked piece still lying: stays
     if (press_pending && press_by == us) {
         press_pending = false;
         complete_all(us, Completion::Clock);
@@ -327,6 +359,7 @@ void Reconstructor::Impl::complete_all(Color by, Completion how) {
     for (int k = completed + 1; k <= made; ++k)
         if (ply_color(k) == by) last = k;
     for (int k = completed + 1; k <= last; ++k) complete(k, how);
+    if (how == Completion::Clock && last > 0) note_off_board(std::nullopt);
 }
 
 void Reconstructor::Impl::takeback(int ply) {
@@ -349,6 +382,7 @@ void Reconstructor::Impl::takeback(int ply) {
     await_restore = false;
     illegal_episode = false;
     if (pos->halfmove_clock() < 2 * cfg.rules.claim_moves) fifty_alerted = false;
+    off_board = knocked = 0;
     set_mismatch_clear();
     out.emplace_back(TakebackEvent{now, ply_base + ply, pos->fen()});
 }
@@ -357,6 +391,7 @@ void Reconstructor::Impl::takeback(int ply) {
 // board polled slowly (one DGT dump per second shows both). Tries the tentative move, or, once
 // the board has settled, every legal move, each followed by every reply.
 bool Reconstructor::Impl::two_plies(bool all_first_moves) {
+    if (all_first_moves && moved_on_and_reply()) return true;
     std::vector<Move> firsts;
     if (all_first_moves) {
         for (const Successor& s : succ) firsts.push_back(s.m);
@@ -389,6 +424,76 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
         return true;
     }
     return false;
+}
+
+// The player's made move is not completed and its piece went on to another square in the same
+// board report as the opponent's reply began (a pawn that paused on c3 long enough for c2-c3 to
+// be made, then c3 left, c4 taken and a knight lifted in one 100 ms frame; the knight then
+// lands). Without a press the player's move was still his to change (it had not been completed,
+// Art. 6.2.1): the move that went on replaces it and the reply follows (1.c4 Nc6), rather than a
+// reply and a second move by the same player (1.c3 Nc6 2.c4), which is one ply too many.
+bool Reconstructor::Impl::moved_on_and_reply() {
+    const int made = static_cast<int>(hist.size()) - 1;
+    if (made <= completed || made == 0) return false;
+    const Move last = hist.back().move;
+    const PieceType promo = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    std::optional<Move> first, reply;
+    bool a2 = false;
+    std::vector<Successor> list;
+    pos->unmake_move();
+    for (const Successor& s : succ_prev) {
+        const Move m1 = s.m;
+        if (m1 == last || m1.from() != last.from()) continue;
+        if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
+        pos->make_move(m1);
+        successors(*pos, list);
+        reply = find_move(*pos, list, &a2);
+        pos->unmake_move();
+        if (reply) {
+            first = m1;
+            break;
+        }
+    }
+    pos->make_move(last);
+    if (!first) return false;
+    touches.clear();  // whose touch was whose cannot be told apart here
+    saved_touches.clear();
+    replace_last(first);
+    if (ended) return true;
+    make(*reply, a2, false);
+    return true;
+}
+
+// The press of the player whose made move is the last one, while the board shows that move's
+// piece gone on to another square (the pawn that paused on c3 now on c4) and, perhaps, a piece
+// of the opponent already lifted for his reply: the press completes the move the board shows,
+// so that one replaces the made move (the opponent's lifted piece is his, in his hand).
+bool Reconstructor::Impl::moved_on_at_press() {
+    if (hist.size() < 2 || board_is(*pos) || in_progress(*pos)) return false;
+    const Move last = hist.back().move;
+    const Color mover = ~pos->side_to_move();
+    const PieceType promo = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    std::optional<Move> found;
+    int readings = 0;
+    pos->unmake_move();
+    for (const Successor& s : succ_prev) {
+        const Move m1 = s.m;
+        if (m1 == last || m1.from() != last.from() || m1.is_castling()) continue;
+        if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
+        if (pos->piece_on(m1.to()) != Piece::None) continue;  // a capture needs its own evidence
+        pos->make_move(m1);
+        const bool shows = in_progress(*pos) && (occ & bit_of(m1.to())) &&
+                           (pos->pieces(mover) & ~occ) == 0;
+        pos->unmake_move();
+        if (shows) {
+            found = m1;
+            ++readings;
+        }
+    }
+    pos->make_move(last);
+    if (readings != 1) return false;  // none, or two readings: neither is taken
+    replace_last(found);
+    return true;
 }
 
 // A move by the player not on move (moving out of turn; two moves before pressing). Under

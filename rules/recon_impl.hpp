@@ -29,6 +29,19 @@ namespace eboard {
     }
     return r;
 }
+/// The square of the pawn an en passant capture removes.
+[[nodiscard]] inline Square ep_victim(Move m) { return Square::at(m.to().file(), m.from().rank()); }
+
+/// Squares a move changes on the board.
+[[nodiscard]] inline Bitboard changed_squares(Move m) {
+    switch (m.kind()) {
+    case Move::Kind::Castling:
+        return bit_of(m.from()) | bit_of(m.to()) | bit_of(m.king_to()) | bit_of(m.rook_to());
+    case Move::Kind::EnPassant: return bit_of(m.from()) | bit_of(m.to()) | bit_of(ep_victim(m));
+    default: return bit_of(m.from()) | bit_of(m.to());
+    }
+}
+
 constexpr Bitboard kCentre = (Bitboard{1} << 27) | (Bitboard{1} << 28) | (Bitboard{1} << 35) |
                              (Bitboard{1} << 36);  // d4 e4 d5 e5
 
@@ -127,6 +140,20 @@ struct Reconstructor::Impl {
     bool illegal_episode = false;     ///< an illegal move of this episode was already alerted
     bool fifty_alerted = false;
     std::string mismatch_article;     ///< of the raised position_mismatch (for its clearing)
+    /// Pieces off the board at a turn change (Art. 7.4, [01]/[05] 7.3): missing when a clock
+    /// press completed a move, or the mover's own pieces missing when his move was made. No
+    /// hand holds a piece across its own press: one still missing mismatch_grace_ms later was
+    /// knocked over (an occupancy board reads a piece lying on its side as an empty square).
+    Bitboard off_board = 0;
+    TimeMs off_board_since = 0;
+    /// Of them, the ones alerted (position_mismatch): counted as standing on their squares when
+    /// moves are matched, so that the game goes on, until a piece is put back there.
+    Bitboard knocked = 0;
+    bool mismatch_knocked = false;    ///< the raised position_mismatch is about `knocked`
+    /// Pieces of off_board still missing and not yet alerted.
+    [[nodiscard]] Bitboard off_board_pending() const noexcept {
+        return off_board & ~knocked & ~occ & (pos ? pos->occupied() : 0);
+    }
     bool quickplay = false;           ///< in a quickplay finish (ReconConfig::quickplay_finish)
     std::uint64_t dead_checked = 0;   ///< pawn structure and material last examined in depth
     Color start_stm = Color::White;
@@ -186,7 +213,15 @@ struct Reconstructor::Impl {
     void end_game(const std::string& result, Termination termination,
                   const std::string& article);
     void takeback(int ply);
-    bool replace_last();
+    /// Replaces the last made, uncompleted move with the move the board shows from the position
+    /// before it, or with `with` when given (false when there is no move to replace).
+    bool replace_last(std::optional<Move> with = std::nullopt);
+    /// two_plies' first reading: the last made, uncompleted move went on (same piece, another
+    /// square) and the opponent's reply followed.
+    bool moved_on_and_reply();
+    /// At the press of the player whose made move is the last: the same piece went on to
+    /// another square, the opponent's hand perhaps already holding a piece; replaces it.
+    bool moved_on_at_press();
     bool kings_signal();
     bool out_of_turn();
     bool two_plies(bool all_first_moves);
@@ -194,7 +229,13 @@ struct Reconstructor::Impl {
     void prepare_stands();
     void illegal(Color who, const std::string& article, const std::string& text, Bitboard sq);
     void set_mismatch_clear();
+    /// Notes the pieces missing at a turn change (off_board); `own` limits them to one side's.
+    void note_off_board(std::optional<Color> own);
+    /// position_mismatch for pieces left off the board (knocked over): `sq` joins `knocked`.
+    void alert_knocked(Bitboard sq);
     [[nodiscard]] MateAbility mate_ability(const Position& p, Color side) const;
+    /// The dead-position check after every move: cfg.can_mate, else the static analyses only.
+    [[nodiscard]] MateAbility mate_ability_per_move(const Position& p, Color side) const;
     [[nodiscard]] MateAbility mate_ability_deep(const Position& p, Color side) const;
     [[nodiscard]] Color ply_color(int ply) const noexcept;
     /// The article of an illegal move: the quickplay finish's when in one ([01] 10.3).

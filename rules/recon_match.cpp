@@ -5,19 +5,6 @@
 namespace eboard {
 namespace {
 
-/// The square of the pawn an en passant capture removes.
-Square ep_victim(Move m) { return Square::at(m.to().file(), m.from().rank()); }
-
-/// Squares a move changes on the board.
-Bitboard changed_squares(Move m) {
-    switch (m.kind()) {
-    case Move::Kind::Castling:
-        return bit_of(m.from()) | bit_of(m.to()) | bit_of(m.king_to()) | bit_of(m.rook_to());
-    case Move::Kind::EnPassant: return bit_of(m.from()) | bit_of(m.to()) | bit_of(ep_victim(m));
-    default: return bit_of(m.from()) | bit_of(m.to());
-    }
-}
-
 /// The piece on `s` after the legal move m of p (s in changed_squares(m)).
 Piece piece_after(const Position& p, Move m, Square s) {
     Color us = p.side_to_move();
@@ -81,24 +68,27 @@ bool Reconstructor::Impl::board_is(const PlyRecord& r) const {
 // captured piece, or king and rook), and the pieces still there are the right ones.
 bool Reconstructor::Impl::in_progress(const Position& p) const {
     if ((occ & ~p.occupied()) != 0) return false;
-    if (count(p.occupied() & ~occ) > 2) return false;
+    if (count(p.occupied() & ~occ & ~knocked) > 2) return false;
     return (diff_squares(p) & occ) == 0;
 }
 
 std::optional<Move> Reconstructor::Impl::find_move(const Position& p,
                                                    const std::vector<Successor>& list,
                                                    bool* assumed) const {
+    // Pieces alerted as knocked over count as standing on their squares for a move that does
+    // not touch them: the game goes on while they lie (position_mismatch stays raised).
+    const Bitboard away = knocked & p.occupied() & ~occ;
     Bitboard diff = ~Bitboard{0};
     Move best;
     int best_rank = -1;
     int ties = 0;
     bool best_assumed = false;
     for (const Successor& s : list) {
-        if (s.occ != occ) continue;
         Move m = s.m;
-        if (diff == ~Bitboard{0}) diff = diff_squares(p);
         Bitboard ch = changed_squares(m);
-        if (diff & ~ch) continue;
+        if (s.occ != (occ | (away & ~ch))) continue;
+        if (diff == ~Bitboard{0}) diff = diff_squares(p);
+        if (diff & ~ch & ~away) continue;
         bool ok = true;
         bool promo_seen = false;
         for (Bitboard k = ch & known & occ; k && ok; k &= k - 1) {

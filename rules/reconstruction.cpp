@@ -191,6 +191,8 @@ void Reconstructor::Impl::apply(Square bsq, const SquareReading& r, TimeMs t) {
             }
         }
     } else if (r.occupied) {
+        off_board &= ~b;
+        knocked &= ~b;
         if (playing) out.emplace_back(TouchEvent{t, s, false, r.piece});
         place_seq[i] = ++seq;
         if (before.occupied && before.piece != r.piece && playing) retyped |= b;
@@ -253,6 +255,8 @@ void Reconstructor::Impl::set_orientation(bool rot) {
     vacated = rotate_bb(vacated);
     retyped = rotate_bb(retyped);
     co_lifted = rotate_bb(co_lifted);
+    off_board = rotate_bb(off_board);
+    knocked = rotate_bb(knocked);
     std::array<std::uint16_t, 64> ps{};
     for (int s = 0; s < 64; ++s) ps[static_cast<std::size_t>(63 - s)] = place_seq[static_cast<std::size_t>(s)];
     place_seq = ps;
@@ -297,6 +301,10 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
     if (completed < made) {
         for (int k = completed + 1; k <= made; ++k) {
             if (ply_color(k) == p.by) {
+                // The made move's piece went on before the press (the pawn that paused on c3
+                // is on c4), the opponent's reply perhaps begun or made: the press completes
+                // the move the board shows.
+                if (k == made && p.by == ~stm && !moved_on_and_reply()) (void)moved_on_at_press();
                 complete_all(p.by, Completion::Clock);
                 return;
             }
@@ -337,6 +345,24 @@ void Reconstructor::Impl::judge_press() {
                 diff_squares(*pos));
         return;
     }
+    if (const Bitboard missing = pos->occupied() & ~occ & ~knocked) {
+        // A legal move on the board, but with pieces off it (knocked over as the hand left,
+        // Art. 7.4; or lying since the press before): the move stands, and the pieces still
+        // missing after the grace are alerted (check_timers), not an illegal move.
+        const Bitboard was = knocked;
+        knocked |= missing;
+        bool assumed = false;
+        std::optional<Move> m = find_move(*pos, succ, &assumed);
+        knocked = was;
+        if (m) {
+            make(*m, assumed, false);
+            complete_all(who, Completion::Clock);  // notes the pieces still off the board
+            return;
+        }
+    }
+    // The move and the opponent's fast reply, both on the board before it settled: the press
+    // completes the first (make() sees press_pending).
+    if (!in_progress(*pos) && two_plies(true)) return;
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, illegal_article(), "the clock was pressed after an illegal move",
             diff_squares(*pos));
@@ -358,6 +384,12 @@ void Reconstructor::Impl::check_timers() {
         if (!game || ended) return;
     }
     if (press_pending && now >= press_t + cfg.press_grace_ms) judge_press();
+    if (!game || ended) return;
+    if (const Bitboard lying = off_board_pending();
+        lying && now >= off_board_since + cfg.mismatch_grace_ms)
+        alert_knocked(lying);
+    if (mismatch_alerted && mismatch_knocked && (knocked & ~occ) == 0 && in_progress(*pos))
+        set_mismatch_clear();  // put back while another piece is in a hand
     if (!board_is(*pos) && !in_progress(*pos)) {
         if (mismatch_since < 0) mismatch_since = last_change;
         if (!mismatch_alerted && now >= mismatch_since + cfg.mismatch_grace_ms) {
@@ -402,6 +434,7 @@ std::optional<TimeMs> Reconstructor::next_deadline() const noexcept {
     if (!I.quiet_done) take(I.last_change + I.cfg.settle_ms);
     if (I.press_pending) take(I.press_t + I.cfg.press_grace_ms);
     if (I.mismatch_since >= 0 && !I.mismatch_alerted) take(I.mismatch_since + I.cfg.mismatch_grace_ms);
+    if (I.off_board_pending()) take(I.off_board_since + I.cfg.mismatch_grace_ms);
     return due;
 }
 

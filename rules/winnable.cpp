@@ -138,6 +138,7 @@ SearchLimits search_limits(std::uint64_t nodes, bool composed) {
 Winnability decide_by_search(Position& pos, Color side, WinnableMode mode) {
     Winnability w = Winnability::Undetermined;
     const bool composed = !reachable_material(pos);
+    if (mode == WinnableMode::Static) return Winnability::Undetermined;
     if (mode == WinnableMode::Quick) {
         if (!game_like(pos)) return Winnability::Undetermined;
         return helpmate_search(pos, side, search_limits(kQuickNodes, composed));

@@ -58,6 +58,10 @@ enum class Winnability : std::uint8_t {
 enum class WinnableMode : std::uint8_t {
     Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.2 ms)
     Full,   ///< + helpmate searches and a closure search (a few ms a side at most, never 1 s)
+    /// Quick without its helpmate search (about 2 µs): for a caller that acts only on
+    /// Unwinnable, which the 160-move search of Quick, run only on middlegame material, does
+    /// not reach (it finds helpmates). The reconstruction's check after every move.
+    Static,
 };
 
 /// Can `side` checkmate the opponent by some sequence of legal moves from `pos` (the opponent

@@ -1,9 +1,12 @@
 // Game state from the board: new games on a start position (standard, Chess960), a board set
 // up the other way round, the DGT kings-in-the-centre result signal, and the visually impaired
-// player's tactile board (App. D.2.2-D.2.3).
+// player's tactile board (App. D.2.2-D.2.3), and dead positions (5.2.2).
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "recon_support.hpp"
+#include "rules/winnable.hpp"
 
 using namespace eboard;
 using namespace eboard::test;
@@ -307,4 +310,36 @@ TEST_CASE("5.2.2 dead_suspect_moves 0 turns the in-depth check and its alert off
     REQUIRE(r.made == std::vector<std::string>{"b1a2"});
     CHECK(r.results.empty());
     CHECK(r.alerts.empty());
+}
+
+// The check after every move uses WinnableMode::Static (no helpmate search, off the clock-press
+// path): it must reach the same dead-position verdict as Quick on real game positions and on
+// the community's test positions, or a dead position would go unnoticed.
+TEST_CASE("5.2.2 the per-move dead-position check (Static) agrees with Quick on every game and chasolver position") {
+    int positions = 0;
+    auto same = [&](const Position& p) {
+        ++positions;
+        INFO(p.fen());
+        CHECK(is_dead_position(p, WinnableMode::Static) == is_dead_position(p, WinnableMode::Quick));
+    };
+    for (const char* f : {"anastasian-lewis.pgn", "carlsen-grischuk-linares.pgn",
+                          "cutechess-fischerrandom.pgn", "kasparov-deep-blue-1997.pgn",
+                          "lichess-db-sample.pgn", "molinari-bordais-1979.pgn",
+                          "nepomniachtchi-liren-game1.pgn", "ushenina-girya-2013.pgn"})
+        for (const PgnGame& g : read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + f)) {
+            Position p = g.start();
+            same(p);
+            for (Move m : g.moves) {
+                p.make_move(m);
+                same(p);
+            }
+        }
+    std::ifstream in(std::string(EBOARD_SHARED_DATA) + "/deadpos/chasolver_positions.txt");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;  // "LABEL FEN": the FEN after the label
+        auto p = Position::from_fen(line.substr(line.find(' ') + 1), false, FenMaterial::Composed);
+        if (p) same(p.value());
+    }
+    CHECK(positions > 30000);
 }

@@ -404,6 +404,70 @@ TEST_CASE("4.7 a pawn caught on the square between in its double step makes one 
     }
 }
 
+// The second-order case of the test above: the pawn stood on c3 long enough (settle_ms) for
+// c2-c3 to be made, then went on to c4 in the same frame as the opponent lifted his knight. Its
+// player had not pressed, so the pawn going on is his move growing (c2-c4 replaces c2-c3), not
+// a reply and then a second move of his (2...Nc6 3.c3-c4 would be one ply too many).
+TEST_CASE("4.7 a pawn that paused on the square between moves on in the frame of the opponent's lift: one move, replaced") {
+    for (bool id : {false, true}) {
+        for (bool clock : {false, true}) {
+            INFO("identity " << id << " clock " << clock);
+            ReconConfig cfg;
+            cfg.clock = clock;
+            Run r(cfg);
+            BoardHands h(plain_hands(id));
+            h.setup(Position::startpos());
+            h.wait(300);
+            h.lift(sq("c2"));
+            h.place(sq("c3"), Piece::WPawn);
+            h.wait(400);      // long enough for c2-c3 to be made
+            h.lift(sq("c3")); // one frame: on c4, and Black's knight already lifted
+            h.lift(sq("b8"));
+            h.place(sq("c4"), Piece::WPawn);
+            h.wait(100);
+            h.place(sq("c6"), Piece::BKnight);
+            h.wait(400);
+            r.feed(h);
+            CHECK(r.made == std::vector<std::string>{"c2c4", "b8c6"});
+            CHECK(r.irregularities() == 0);
+            CHECK(r.takebacks.empty());
+        }
+    }
+}
+
+// The same with the clock pressed by White after the pawn went on, the knight already lifted
+// (the press completes the move the board shows), or after Black's knight has landed too.
+TEST_CASE("6.2.1 the press after a paused pawn went on completes the move it went on to, the reply begun or made") {
+    for (bool id : {false, true}) {
+        for (bool landed : {false, true}) {
+            INFO("identity " << id << ", knight landed before the press " << landed);
+            Run r;
+            BoardHands h(plain_hands(id));
+            h.setup(Position::startpos());
+            h.wait(300);
+            h.lift(sq("c2"));
+            h.place(sq("c3"), Piece::WPawn);
+            h.wait(400);  // c2-c3 made
+            h.lift(sq("c3"));
+            h.lift(sq("b8"));
+            h.place(sq("c4"), Piece::WPawn);
+            h.wait(100);
+            if (landed) h.place(sq("c6"), Piece::BKnight);
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(200);
+            if (!landed) h.place(sq("c6"), Piece::BKnight);
+            h.wait(200);
+            h.press(Color::Black);
+            h.wait(800);
+            r.feed(h);
+            CHECK(r.made == std::vector<std::string>{"c2c4", "b8c6"});
+            CHECK(r.completed == std::vector<int>{1, 2});
+            CHECK(r.irregularities() == 0);
+        }
+    }
+}
+
 TEST_CASE("sensor bounce: a square toggling within a few ms changes nothing") {
     for (bool id : {false, true}) {
         INFO("identity " << id);

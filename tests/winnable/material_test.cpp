@@ -172,3 +172,17 @@ TEST_CASE("6.9 the helpmate search finds a mate with king and rook and restores 
     CHECK(stats.nodes <= limits.total_nodes);
     CHECK(p.fen() == "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1");
 }
+
+// WinnableMode::Static (the reconstruction's check after every move): the static analyses of
+// Quick prove what they prove, and no helpmate search runs (Quick finds the start position's
+// helpmates by searching; Static leaves it open).
+TEST_CASE("5.2.2 Static mode proves material and locked draws without searching") {
+    CHECK(can_checkmate(fen("8/8/8/4k3/8/8/3BK3/8 w - - 0 1"), Color::White, WinnableMode::Static) ==
+          Winnability::Unwinnable);
+    CHECK(is_dead_position(fen("8/8/8/4k3/8/8/3BK3/8 w - - 0 1"), WinnableMode::Static));
+    CHECK(can_checkmate(fen("8/8/8/4k3/8/8/3QK3/8 w - - 0 1"), Color::White, WinnableMode::Static) ==
+          Winnability::Winnable);  // K+Q v K by rule
+    const Position start = Position::startpos();
+    CHECK(can_checkmate(start, Color::White, WinnableMode::Quick) == Winnability::Winnable);
+    CHECK(can_checkmate(start, Color::White, WinnableMode::Static) == Winnability::Undetermined);
+}
