@@ -30,10 +30,13 @@ LineDriver::LineDriver(std::string name, std::size_t numbers, LineOptions option
       numbers_(numbers), leds_(options.leds, trace_) {}
 
 void LineDriver::start(DriverHost& host, Millis now) {
-    // Nothing to send: the board streams frames on its own (2.1).
+    // Nothing to send: the board streams frames on its own (2.1). A start after a
+    // reconnection begins a fresh board (the session's contract: the start-up ends in a
+    // BoardDump): pieces may have moved while the cable was out.
     host_ = &host;
     last_frame_ = now;
     linked_ = true;
+    stream_.reset();
 }
 
 void LineDriver::on_bad_frame(const std::string& why, Millis now) {

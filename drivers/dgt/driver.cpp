@@ -51,6 +51,11 @@ Expected<DgtOptions> DgtOptions::from_params(const DriverOptions& o) {
         else if (it->second == "auto") opt.orientation = Orientation::Auto;
         else return Error{"orientation must be normal, rotated or auto, not '" + it->second + "'"};
     }
+    if (const auto it = o.params.find("update-mode"); it != o.params.end()) {
+        if (it->second == "nice") opt.update_nice = true;
+        else if (it->second == "update") opt.update_nice = false;
+        else return Error{"update-mode must be nice or update, not '" + it->second + "'"};
+    }
     bool ok = true;
     opt.clock.ack_timeout_ms = read_ms(o, "ack-timeout-ms", opt.clock.ack_timeout_ms, ok);
     opt.startup_delay_ms = read_ms(o, "startup-delay-ms", opt.startup_delay_ms, ok);

@@ -37,7 +37,9 @@ struct DgtOptions {
     Millis clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
     ClockCommandQueue::Options clock;  ///< ACK timeout and retries (11)
 
-    /// Reads "orientation" (normal|rotated|auto), "ack-timeout-ms", "startup-delay-ms".
+    /// Reads "orientation" (normal|rotated|auto), "update-mode" (nice = UPDATE_NICE 4b, the
+    /// default | update = UPDATE 43, a time report every second, dgt.md 3), "ack-timeout-ms",
+    /// "startup-delay-ms".
     [[nodiscard]] static Expected<DgtOptions> from_params(const DriverOptions& o);
 };
 

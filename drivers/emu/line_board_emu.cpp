@@ -4,6 +4,7 @@
 #include "drivers/sentio/protocol.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace eboard::drivers::emu {
 
@@ -93,11 +94,31 @@ certabo::Calibration LineBoardEmu::full_calibration() const {
     return c;
 }
 
-certabo::TagBoard LineBoardEmu::sensed_tags() {
+void LineBoardEmu::bounce_next_frame(Square s) { bounce_ |= bb(s); }
+
+Bitboard LineBoardEmu::bounced_squares() {
+    Bitboard b = std::exchange(bounce_, 0);
+    if (chance(opt_.bounce_probability)) {
+        std::vector<int> occupied;
+        for (int i = 0; i < 64; ++i)
+            if (board_.at(Square(i)).occupied) occupied.push_back(i);
+        if (!occupied.empty())
+            b |= bb(Square(occupied[std::uniform_int_distribution<std::size_t>(0, occupied.size() - 1)(rng_)]));
+    }
+    bounces_ += std::popcount(b);
+    return b;
+}
+
+certabo::TagBoard LineBoardEmu::sensed_tags(Bitboard bounced) {
     static constexpr certabo::TagId simulator_noise[] = {{0, 0, 56, 0, 0}, {201, 0, 0, 0, 0}};
     certabo::TagBoard tags{};
     std::vector<std::size_t> occupied;
     for (std::size_t i = 0; i < 64; ++i) {
+        if ((bounced & bb(Square(static_cast<int>(i)))) != 0) {
+            // A bounce: an occupied square reads nothing, an empty one a bogus id.
+            if (!tag_on_[i]) tags[i] = simulator_noise[0];
+            continue;
+        }
         if (tag_on_[i]) {
             if (!chance(opt_.drop_probability)) tags[i] = tags_[*tag_on_[i]].id;
             occupied.push_back(i);
@@ -121,11 +142,12 @@ certabo::TagBoard LineBoardEmu::sensed_tags() {
 }
 
 std::string LineBoardEmu::frame_text() {
+    const Bitboard bounced = bounced_squares();
     if (opt_.kind == LineBoardKind::Sentio) {
-        const auto n = sentio::numbers_of(board_.occupancy(), opt_.rotated);
+        const auto n = sentio::numbers_of(board_.occupancy() ^ bounced, opt_.rotated);
         return line::encode_frame(n, opt_.lf_every);
     }
-    const auto n = certabo::numbers_of(sensed_tags(), opt_.rotated);
+    const auto n = certabo::numbers_of(sensed_tags(bounced), opt_.rotated);
     return line::encode_frame(n, opt_.lf_every);
 }
 
@@ -156,10 +178,21 @@ void LineBoardEmu::send_frame() {
             break;
         }
     }
+    if (cut_at_ > 0) {  // the cable is pulled in the middle of this frame
+        text.resize(std::min(cut_at_, text.size()));
+        cut_at_ = 0;
+        silent_ = true;
+    }
     out_.emplace_back(text.begin(), text.end());
 }
 
+void LineBoardEmu::power_on(Millis now) {
+    silent_ = false;
+    next_frame_ = now;
+}
+
 void LineBoardEmu::tick(Millis now) {
+    if (silent_) return;
     if (!next_frame_) next_frame_ = now;
     if (now < *next_frame_) return;
     send_frame();
@@ -210,6 +243,9 @@ void LineBoardEmu::led_input() {
 
 std::vector<std::vector<std::uint8_t>> LineBoardEmu::take_output() { return std::exchange(out_, {}); }
 
-Millis LineBoardEmu::next_tick_ms(Millis now) const { return next_frame_.value_or(now); }
+Millis LineBoardEmu::next_tick_ms(Millis now) const {
+    if (silent_) return kNoTick;
+    return next_frame_.value_or(now);
+}
 
 } // namespace eboard::drivers::emu

@@ -34,6 +34,10 @@ struct LineEmulatorOptions {
     double empty_noise = 0;       ///< an empty square reads a bogus id (`0 0 56 0 0`, `201 0 0 0 0`, random)
     double drop_probability = 0;  ///< an occupied square reads as empty
     double swap_probability = 0;  ///< per frame: two occupied squares report each other's ids
+    /// Both kinds, per frame: one occupied square reads empty in this frame only: a reed
+    /// contact (Sentio) or a tag read (Certabo) bouncing for a moment just as the frame was
+    /// taken, seen by the host as a lift of one frame period (certabo-sentio.md 3.2).
+    double bounce_probability = 0;
 
     // Line noise (2.4).
     std::size_t lf_every = 0;        ///< > 0: a bare LF after every N characters of a frame
@@ -61,6 +65,8 @@ class LineBoardEmu final : public WireModel {
     /// The next frame's time (the board streams: one every frame_period_ms).
     [[nodiscard]] Millis next_tick_ms(Millis now) const override;
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
+    /// Power returns after an unplug: frames start again at once (a cut frame is not resumed).
+    void power_on(Millis now) override;
 
     // The simulated player (game squares; the board converts with `rotated`). A Certabo piece
     // keeps its tag when it is lifted and put down again; a piece that was never on the board
@@ -68,6 +74,12 @@ class LineBoardEmu final : public WireModel {
     void lift(Square s);
     void place(Square s, Piece p);
     void set_position(const BoardState& b);
+    /// The next frame reads `s` the other way (occupied as empty, empty as occupied): a sensor
+    /// bounce caught by exactly one frame. The position itself does not change.
+    void bounce_next_frame(Square s);
+    /// The next frame stops after `keep` bytes and the board sends nothing more until it is
+    /// powered up again (tests: a cable pulled in the middle of a frame).
+    void cut_next_frame(std::size_t keep) { cut_at_ = keep; }
 
     [[nodiscard]] const BoardState& position() const noexcept { return board_; }
     [[nodiscard]] LineBoardKind kind() const noexcept { return opt_.kind; }
@@ -77,6 +89,8 @@ class LineBoardEmu final : public WireModel {
     [[nodiscard]] const std::vector<std::uint8_t>& rgb_command() const noexcept { return rgb_; }
     [[nodiscard]] int led_commands() const noexcept { return led_commands_; }
     [[nodiscard]] int frames_sent() const noexcept { return frames_; }
+    /// Squares read the other way so far (bounce_next_frame and bounce_probability).
+    [[nodiscard]] int bounces_sent() const noexcept { return bounces_; }
     [[nodiscard]] const std::vector<std::uint8_t>& received() const noexcept { return received_; }
     /// Every tag of the set so far (standard set, spare queens, extras), in creation order.
     [[nodiscard]] const std::vector<EmuTag>& tags() const noexcept { return tags_; }
@@ -89,7 +103,9 @@ class LineBoardEmu final : public WireModel {
     [[nodiscard]] std::size_t tag_for(Piece p);
     [[nodiscard]] bool chance(double p);
     [[nodiscard]] std::string frame_text();
-    [[nodiscard]] certabo::TagBoard sensed_tags();
+    /// The squares the next frame reads the other way (bounce_next_frame, bounce_probability).
+    [[nodiscard]] Bitboard bounced_squares();
+    [[nodiscard]] certabo::TagBoard sensed_tags(Bitboard bounced);
     void send_frame();
     void led_input();
 
@@ -104,8 +120,11 @@ class LineBoardEmu final : public WireModel {
     std::vector<std::vector<std::uint8_t>> out_;
     Bitboard leds_ = 0;
     std::vector<std::uint8_t> rgb_;
-    int led_commands_ = 0, frames_ = 0;
+    int led_commands_ = 0, frames_ = 0, bounces_ = 0;
     std::string pending_ack_;  // glue_acks: sent at the end of the next frame
+    Bitboard bounce_ = 0;      // squares read the other way in the next frame (game squares)
+    std::size_t cut_at_ = 0;   // > 0: the next frame stops after this many bytes
+    bool silent_ = false;      // a frame was cut: nothing more until power_on
 };
 
 } // namespace eboard::drivers::emu

@@ -25,6 +25,12 @@ void LineEmulator::set_position(const BoardState& b) {
 void LineEmulator::set_calibration_position() {
     pty_.act([&] { model_.set_calibration_position(); });
 }
+void LineEmulator::bounce_next_frame(Square s) {
+    pty_.act([&] { model_.bounce_next_frame(s); });
+}
+void LineEmulator::cut_next_frame(std::size_t keep) {
+    pty_.act([&] { model_.cut_next_frame(keep); });
+}
 BoardState LineEmulator::position() const {
     return pty_.inspect([&] { return model_.position(); });
 }

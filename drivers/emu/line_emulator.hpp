@@ -20,6 +20,8 @@ class LineEmulator {
     LineEmulator& operator=(const LineEmulator&) = delete;
 
     [[nodiscard]] std::string pty_slave_path() const { return pty_.slave_path(); }
+    /// A symlink to the current pty that stays valid across unplug() and replug().
+    [[nodiscard]] const std::string& device_path() const { return pty_.device_path(); }
     /// The pty service: add_link() puts the same board behind another node (a umockdev tty).
     [[nodiscard]] PtyService& service() { return pty_; }
 
@@ -31,6 +33,10 @@ class LineEmulator {
     void set_position(const BoardState& b);
     /// The start position plus spare queens on d3 and d6, for calibration (3.1).
     void set_calibration_position();
+    /// The next frame reads `s` the other way (a bounce caught by one frame, LineBoardEmu).
+    void bounce_next_frame(Square s);
+    /// The next frame stops after `keep` bytes; nothing more until replug() (LineBoardEmu).
+    void cut_next_frame(std::size_t keep);
 
     [[nodiscard]] BoardState position() const;
     [[nodiscard]] Bitboard leds() const;
@@ -45,6 +51,10 @@ class LineEmulator {
 
     /// Closes the pty master (the client sees the device vanish) and stops the thread.
     void disconnect() { pty_.disconnect(); }
+    /// The USB cable is pulled: the pty closes, the board has no power.
+    void unplug() { pty_.unplug(); }
+    /// Plugged in again behind device_path(): frames start again.
+    void replug() { pty_.replug(); }
 
   private:
     LineBoardEmu model_;  // before pty_: the service thread uses it

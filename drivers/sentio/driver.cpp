@@ -27,7 +27,7 @@ const DriverRegistration registration{DriverInfo{
     {{"sentio", "Tabutronic Sentio", line_settings(), 0}},
     {},  // USB identity unknown (certabo-sentio.md 1): confirm by content, see README
     [](const DriverOptions& o) -> std::unique_ptr<Driver> {
-        const auto opt = line::LineOptions::from_params(o, {});
+        const auto opt = line::LineOptions::from_params(o, SentioDriver::defaults());
         if (!opt) return nullptr;
         return std::make_unique<SentioDriver>(opt.value());
     },

@@ -157,3 +157,21 @@ TEST_CASE("dgt clock text without a clock fails at once") {
     REQUIRE(host.all<ClockCommandDone>().size() == 1);
     CHECK_FALSE(host.all<ClockCommandDone>()[0].ok);
 }
+
+TEST_CASE("dgt 4/8 resync: after garbage or a cut message the driver asks for a fresh dump") {
+    Ready r;
+    Framer f(r.driver.frame_rule(), trace_channel("test"));
+    const auto push = [&](const Bytes& b, Millis now) {
+        f.push(b, [&](std::span<const std::uint8_t> p) { r.driver.on_packet(p, now); },
+               [&] { r.driver.on_resync(now); });
+    };
+    push({0x8e, 0x00, 0x05, 0x24, 0x01}, 500);  // a clean field update: nothing asked
+    CHECK(r.host.take_sent().empty());
+    push({0x13, 0x7f}, 600);                    // garbage: an update may have been in it
+    push(kVersion, 610);
+    CHECK(r.host.take_sent() == Bytes{cmd::send_brd});
+    push({0x8e, 0x00, 0x05, 0x24}, 700);        // a field update cut by the next header
+    push(kVersion, 710);
+    CHECK(r.host.take_sent() == Bytes{cmd::send_brd});
+    CHECK(f.stats().truncated == 1);
+}

@@ -1,6 +1,7 @@
 // The real DGT driver (DeviceSession, termios transport) against the wire-level emulator on
 // a pty: dumps, field updates, whole games in both orientations, the clock round trip, the
 // ACK/retry rules with lost ACKs, noise and a disconnect.
+#include "game_sweep.hpp"
 #include "harness.hpp"
 #include "pgn_moves.hpp"
 
@@ -97,6 +98,19 @@ TEST_CASE("dgt emu: lifts and places arrive as field updates") {
 }
 
 TEST_CASE("dgt emu: every move of the games in shared/data/games, both orientations") {
+    // Over the pty (real session, termios): the six small files here; EBOARD_FULL_SWEEP=1
+    // plays all 475 games of every file, both orientations (minutes; dgt_all_games_test.cpp
+    // plays them all on every ctest run through the byte-for-byte loopback).
+    if (std::getenv("EBOARD_FULL_SWEEP")) {
+        const SweepCount swept = sweep_shared_games([](const PgnGame& g, bool rotated) {
+            emu::DgtEmulatorOptions eo;
+            eo.rotated = rotated;
+            REQUIRE(play_game(g, eo) == static_cast<int>(g.san.size()));
+        });
+        CHECK(swept.games == 475);
+        WARN("over the pty: " << swept.games << " games, " << swept.moves << " moves, both orientations");
+        return;
+    }
     for (const bool rotated : {false, true}) {
         for (const char* name : kGames) {
             INFO(name << (rotated ? " rotated (white on the connector's right)" : " normal"));

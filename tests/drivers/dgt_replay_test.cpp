@@ -152,3 +152,30 @@ TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver
     CHECK(dump()->board.placement() == fen);
     CHECK(emu.stop() == 0);
 }
+
+TEST_CASE("eboard-emu --replay record.txt serves the recorded board to the driver") {
+    EmuProcess emu({"--replay", kRecord});
+    std::vector<DriverEvent> events;
+    DriverOptions opt;
+    opt.params["startup-delay-ms"] = "0";
+    auto s = open_device("dgt:" + emu.pty, [&](const DriverEvent& e) { events.push_back(e); }, opt);
+    REQUIRE(s.has_value());
+    s.value()->start();
+    const auto count = [&]() {
+        std::size_t n = 0;
+        for (const auto& e : events) n += std::holds_alternative<BoardDump>(e) ? 1u : 0u;
+        return n;
+    };
+    const auto& driver = dynamic_cast<dgt::DgtDriver&>(s.value()->driver());
+    const Millis end = steady_now_ms() + 5000;
+    while ((count() == 0 || !driver.ready()) && steady_now_ms() < end) s.value()->poll(20);
+    REQUIRE(count() == 1);
+    CHECK(driver.board() == BoardState::start_position()); // the recording's first dump
+    // The next dump asked for is the recording's second one.
+    s.value()->driver().request_board_dump();
+    const Millis end2 = steady_now_ms() + 5000;
+    while (count() < 2 && steady_now_ms() < end2) s.value()->poll(20);
+    REQUIRE(count() == 2);
+    CHECK(driver.board() == app_positions(eboard::test::slurp(kRecord)).at(0));
+    CHECK(emu.stop() == 0);
+}

@@ -3,6 +3,7 @@
 // model and driver byte for byte on simulated time).
 #pragma once
 
+#include "game_sweep.hpp"
 #include "harness.hpp"
 #include "pgn_moves.hpp"
 
@@ -79,7 +80,7 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
         driver = std::move(d);
         if (!second_set) board.set_calibration_position();
     } else {
-        line::LineOptions lo;
+        line::LineOptions lo = sentio::SentioDriver::defaults();
         lo.rotated = eo.rotated;
         driver = std::make_unique<sentio::SentioDriver>(lo);
     }
@@ -103,29 +104,17 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
     return matched;
 }
 
-/// Every game of ../shared/data/games through play_game_loopback, one orientation, one frame
-/// every 10 simulated ms. Returns the moves played.
-inline int play_all_games(emu::LineBoardKind kind, bool rotated) {
-    static const char* const games_files[] = {
-        "molinari-bordais-1979.pgn",   "anastasian-lewis.pgn",    "nepomniachtchi-liren-game1.pgn",
-        "kasparov-deep-blue-1997.pgn", "carlsen-grischuk-linares.pgn", "ushenina-girya-2013.pgn",
-        "cutechess-fischerrandom.pgn", "lichess-db-sample.pgn"};
-    int moves = 0;
-    for (const char* name : games_files) {
-        const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + name, 100000);
-        REQUIRE_FALSE(games.empty());
-        for (std::size_t i = 0; i < games.size(); ++i) {
-            INFO(name << " game " << i + 1 << (rotated ? " rotated" : " normal"));
-            emu::LineEmulatorOptions eo;
-            eo.kind = kind;
-            eo.rotated = rotated;
-            eo.frame_period_ms = 10;
-            const int played = play_game_loopback(games[i], eo);
-            CHECK(played == static_cast<int>(games[i].san.size()));
-            moves += played;
-        }
-    }
-    return moves;
+/// Every game of ../shared/data/games (sweep_shared_games: every file, both orientations)
+/// through play_game_loopback, one frame every 10 simulated ms; each game must be matched to
+/// its last move.
+inline SweepCount play_all_games(emu::LineBoardKind kind) {
+    return sweep_shared_games([kind](const PgnGame& g, bool rotated) {
+        emu::LineEmulatorOptions eo;
+        eo.kind = kind;
+        eo.rotated = rotated;
+        eo.frame_period_ms = 10;
+        CHECK(play_game_loopback(g, eo) == static_cast<int>(g.san.size()));
+    });
 }
 
 } // namespace eboard::drivers::test

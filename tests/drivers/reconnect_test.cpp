@@ -3,6 +3,7 @@
 // device is unplugged mid-game, pieces move while it is away, and it comes back; a disconnect
 // in the middle of a message.
 #include "harness.hpp"
+#include "line_harness.hpp"
 #include "millennium_harness.hpp"
 #include "pgn_moves.hpp"
 
@@ -230,4 +231,45 @@ TEST_CASE("millennium over a pty: unplugged in the middle of a report: the half 
     CHECK(h.all<BoardDump>().back().board == want);
     CHECK(driver.board() == want);
     CHECK(e.snapshot().e2rom_writes() == 1); // the report mode was right already: not rewritten
+}
+
+TEST_CASE("certabo and sentio over a pty: unplugged in the middle of a frame: the half is "
+          "dropped, a fresh board after replug") {
+    for (const auto kind : {emu::LineBoardKind::Certabo, emu::LineBoardKind::Sentio}) {
+        const bool certabo = kind == emu::LineBoardKind::Certabo;
+        INFO(std::string(certabo ? "certabo" : "sentio"));
+        emu::LineEmulatorOptions eo;
+        eo.kind = kind;
+        eo.frame_period_ms = 20;
+        emu::LineEmulator e(eo);
+        if (certabo) e.set_calibration_position(); // the driver calibrates from it (3.1)
+        SessionHarness h;
+        open_with_reconnect(h, certabo ? "certabo" : "sentio", e.device_path());
+        DeviceSession& session = *h.session;
+        auto& driver = dynamic_cast<line::LineDriver&>(session.driver());
+        REQUIRE(h.pump_until([&] { return !h.all<BoardDump>().empty(); }));
+        e.set_position(BoardState::start_position());
+        REQUIRE(h.pump_until([&] { return driver.board() == seen(e.position(), kind); }));
+
+        // The frame that would show e2 empty stops after 10 bytes: the cable is pulled.
+        e.cut_next_frame(10);
+        e.lift(Square::parse("e2"));
+        REQUIRE(h.pump_until([&] { return session.in_packet(); }));
+        const std::size_t changes = h.all<SquareChanged>().size();
+        const std::size_t dumps = h.all<BoardDump>().size();
+        e.unplug();
+        REQUIRE(h.pump_until([&] { return !session.connected(); }));
+        CHECK(session.framer_stats().dropped_partial == 1);
+        CHECK(h.all<SquareChanged>().size() == changes); // nothing from the half
+        CHECK(driver.bad_frames() == 0);
+        e.place(Square::parse("e4"), Piece::WPawn); // moved while away
+        e.replug();
+        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
+        BoardState want = BoardState::start_position();
+        want.set(Square::parse("e2"), Piece::None);
+        want.set(Square::parse("e4"), Piece::WPawn);
+        CHECK(h.all<BoardDump>().back().board == seen(want, kind)); // the board as it stands now
+        CHECK(h.all<SquareChanged>().size() == changes);           // a dump, not square changes
+        CHECK(h.last<LinkStatus>()->reason.rfind("reconnected", 0) == 0);
+    }
 }

@@ -37,7 +37,7 @@ void usage() {
                  "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n"
                  "                  [--link PATH]\n"
                  "       eboard-emu --board certabo|sentio [--fen PLACEMENT] [--rotated] [--frame-ms N]\n"
-                 "                  [--empty-noise P] [--drop P] [--swap P] [--noise P] [--lf N]\n"
+                 "                  [--empty-noise P] [--drop P] [--swap P] [--bounce P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
                  "                  [--fragment N] [--seed N]\n"
                  "       eboard-emu --board millennium [--fen PLACEMENT] [--replay TRACE]\n"
@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
             else if (arg == "--frame-ms") line.frame_period_ms = std::stoll(value());
             else if (arg == "--empty-noise") line.empty_noise = std::stod(value());
             else if (arg == "--drop") line.drop_probability = std::stod(value());
+            else if (arg == "--bounce") line.bounce_probability = std::stod(value());
             else if (arg == "--swap") line.swap_probability = std::stod(value());
             else if (arg == "--lf") line.lf_every = std::stoul(value());
             else if (arg == "--rgb") line.rgb_leds = true;
