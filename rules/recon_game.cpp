@@ -401,8 +401,7 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
     std::vector<Successor> list;
     for (Move m1 : firsts) {
         if (all_first_moves && m1.kind() == Move::Kind::Promotion &&
-            m1.promotion_type() !=
-                (promo_choice == PieceType::None ? PieceType::Queen : promo_choice))
+            m1.promotion_type() != promotion_wanted())
             continue;
         bool m1_captures = pos->piece_on(m1.to()) != Piece::None && !m1.is_castling();
         pos->make_move(m1);
@@ -436,7 +435,7 @@ bool Reconstructor::Impl::moved_on_and_reply() {
     const int made = static_cast<int>(hist.size()) - 1;
     if (made <= completed || made == 0) return false;
     const Move last = hist.back().move;
-    const PieceType promo = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    const PieceType promo = promotion_wanted();
     std::optional<Move> first, reply;
     bool a2 = false;
     std::vector<Successor> list;
@@ -472,7 +471,7 @@ bool Reconstructor::Impl::moved_on_at_press() {
     if (hist.size() < 2 || board_is(*pos) || in_progress(*pos)) return false;
     const Move last = hist.back().move;
     const Color mover = ~pos->side_to_move();
-    const PieceType promo = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    const PieceType promo = promotion_wanted();
     std::optional<Move> found;
     int readings = 0;
     pos->unmake_move();

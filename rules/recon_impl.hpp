@@ -122,6 +122,11 @@ struct Reconstructor::Impl {
     std::vector<Touch> touches;
     std::vector<Touch> saved_touches;   ///< of the last made move (if it is replaced)
     PieceType promo_choice = PieceType::None;
+    /// The promotion piece an occupancy-only board is taken to show: the player's choice (clock
+    /// buttons or a client command, Art. 4.4.4), else a queen.
+    [[nodiscard]] PieceType promotion_wanted() const noexcept {
+        return promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+    }
     bool castling_declared = false;
 
     // --- timers and episodes ---

@@ -101,7 +101,7 @@ std::optional<Move> Reconstructor::Impl::find_move(const Position& p,
         bool is_assumed = false;
         if (m.kind() == Move::Kind::Promotion && !promo_seen) {
             // Occupancy only: the choice (clock button / command), else a queen (assumed).
-            PieceType want = promo_choice == PieceType::None ? PieceType::Queen : promo_choice;
+            PieceType want = promotion_wanted();
             if (m.promotion_type() != want) continue;
             is_assumed = promo_choice == PieceType::None;
         }

@@ -11,7 +11,7 @@ bool moves_piece(Move m, Square s) { return m.from() == s; }
 
 bool captures_on(const Position& p, Move m, Square s) {
     if (m.is_castling()) return false;
-    if (m.kind() == Move::Kind::EnPassant) return Square::at(m.to().file(), m.from().rank()) == s;
+    if (m.kind() == Move::Kind::EnPassant) return ep_victim(m) == s;
     return m.to() == s && p.piece_on(s) != Piece::None;
 }
 
