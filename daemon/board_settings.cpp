@@ -1,6 +1,7 @@
 #include "daemon/board_settings.hpp"
 
 #include "daemon/atomic_file.hpp"
+#include "daemon/driver_options.hpp"
 #include "daemon/log.hpp"
 #include "drivers/certabo/driver.hpp"
 #include "drivers/millennium/driver.hpp"
@@ -26,9 +27,7 @@ std::optional<BoardSettings> LearnedSettings::poll(drivers::Driver& driver) {
 drivers::DriverOptions options_from_settings(const std::string& uri, const std::string& board,
                                              const BoardSettings& settings, const std::string& dir) {
     drivers::DriverOptions o;
-    std::string driver = uri.substr(0, uri.find(':'));
-    if (driver.rfind("emu-", 0) == 0) driver.erase(0, 4);
-    if (const auto dot = driver.find('.'); dot != std::string::npos) driver.resize(dot);
+    const std::string driver = uri_driver(uri);
     if (driver == "millennium") {
         if (auto it = settings.find("orientation"); it != settings.end()) o.params["orientation"] = it->second;
     } else if (driver == "certabo") {

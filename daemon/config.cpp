@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "daemon/driver_options.hpp"
 #include "daemon/option_error.hpp"
 
 namespace eboard::daemon {
@@ -43,7 +44,8 @@ po::options_description options_table() {
         ("mismatch-grace", po::value<double>()->value_name("SECONDS"), "SECONDS before an unexplained position is alerted (default 5)")
         ("event", po::value<std::string>()->value_name("TEXT"), "PGN Event tag for every board (default ?)")
         ("site", po::value<std::string>()->value_name("TEXT"), "PGN Site tag for every board (default ?)")
-        ("trace", po::value<std::vector<std::string>>()->value_name("CATEGORY")->composing(), "log a category's wire trace (repeatable): dgt, ...");
+        ("trace", po::value<std::vector<std::string>>()->value_name("CATEGORY")->composing(), "log a category's wire trace (repeatable): dgt, ...")
+        ("driver-options", po::value<std::string>()->value_name("KEY=VALUE,..."), "options of every board's driver (a [board.NAME]'s own win), e.g. orientation=rotated (below)");
     // clang-format on
     d.add(speech_options_table());
     return d;
@@ -120,6 +122,11 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
             return Error{"--mismatch-grace: must be between 0 and 3600 seconds"};
     }
     if (vm.count("trace")) c.trace = vm["trace"].as<std::vector<std::string>>();
+    if (vm.count("driver-options")) {
+        auto params = parse_driver_options(vm["driver-options"].as<std::string>());
+        if (!params) return Error{"--driver-options: " + params.error().message};
+        c.driver_options = std::move(*params);
+    }
     return apply_speech_options(vm, c.speech);
 }
 
@@ -149,17 +156,29 @@ Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& pars
         else if (field == "black") b.black = value;
         else if (field == "rules") b.rules = value;
         else if (field == "time-control") b.time_control = value;
-        else if (auto ours = apply_board_access_key(field, value, b.access); !ours)
+        else if (field == "driver-options") {
+            auto params = parse_driver_options(value);
+            if (!params) return Error{origin + ": [board." + name + "] driver-options: " + params.error().message};
+            b.driver_options = std::move(*params);
+        } else if (auto ours = apply_board_access_key(field, value, b.access); !ours)
             return Error{origin + ": [board." + name + "] " + ours.error().message};
         else if (!*ours)
             return Error{origin + ": [board." + name + "] has no setting '" + field +
-                         "' (uri, event, site, round, white, black, rules, time-control, " +
+                         "' (uri, event, site, round, white, black, rules, time-control, driver-options, " +
                          board_access_keys() + ")"};
     }
     for (const auto& b : boards)
         if (b.uri.find(':') == std::string::npos && b.uri.rfind("emu-", 0) != 0)
             return Error{origin + ": [board." + b.name + "] needs uri = DRIVER:TRANSPORT"};
     return boards;
+}
+
+// Every board's driver options against its driver's list and validation (driver_options.hpp):
+// a misspelt key or a bad value is an error of the configuration, even for an unplugged board.
+Expected<bool> check_driver_options(const Config& c) {
+    for (const auto& b : c.boards)
+        if (auto ok = configured_driver_options(c, b); !ok) return ok.error();
+    return true;
 }
 
 Expected<po::parsed_options> parse_file_text(const std::string& text, const std::string& origin,
@@ -252,6 +271,7 @@ Expected<Invocation> parse_command_line(const std::vector<std::string>& raw_args
         for (std::size_t j = 0; j < i; ++j)
             if (inv.config.boards[i].name == inv.config.boards[j].name)
                 return Error{"board '" + inv.config.boards[i].name + "' is given twice"};
+    if (auto checked = check_driver_options(inv.config); !checked) return checked.error();
     return inv;
 }
 
@@ -269,6 +289,7 @@ Expected<Config> parse_config_text(const std::string& text, const std::string& o
     auto ok = apply_options(vm, c);
     if (!ok) return Error{origin + ": " + ok.error().message};
     for (auto& b : *boards) c.boards.push_back(std::move(b));
+    if (auto checked = check_driver_options(c); !checked) return Error{origin + ": " + checked.error().message};
     return c;
 }
 
@@ -278,6 +299,9 @@ std::string usage_text() {
          "The eboardd daemon: reads electronic chessboards, records the games (PGN, SQLite)\n"
          "and reports moves, clock times and arbiter matters as JSON lines.\n\n"
       << options_table()
+      << "\nDriver options (driver-options = KEY=VALUE,... in a [board.NAME] section, or\n"
+         "--driver-options for every board; docs/configuration.md says what each does):\n"
+      << driver_options_summary()
       << "\nExamples:\n"
          "  eboardd --simulate                      replay a famous game on an emulated board\n"
          "  eboardd --board dgt:/dev/ttyACM0 --pgn-dir ~/games --events -\n";

@@ -11,11 +11,14 @@
 //     round = 3
 //     white = Carlsen, Magnus
 //     black = Nepomniachtchi, Ian
+//     driver-options = orientation=rotated,update-mode=update
 //
 // The command line wins over the file for single-valued options; `board` values from both are
 // kept (command-line boards first).
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +35,9 @@ enum class WhiteSide { Left, Right, Auto };
 /// `--illegal-feedback`: when players learn of an illegal move (Art. 7.5.1).
 enum class IllegalFeedback { OnCompletion, Immediate };
 
+/// Driver options as configured, key -> value (`driver-options`, driver_options.hpp).
+using DriverParams = std::map<std::string, std::string, std::less<>>;
+
 /// One physical board: its URI (`DRIVER:TRANSPORT`), its name and the PGN tags of its games.
 /// Empty strings mean "not configured": the tag is written as `?`, the option falls back to
 /// the global one.
@@ -46,6 +52,7 @@ struct BoardConfig {
     std::string rules;        ///< rules profile for this board (default: global `rules`)
     std::string time_control; ///< PGN TimeControl for this board (default: global)
     BoardAccessOptions access{}; ///< speech, tactile board, two-board pair (speech_config.hpp)
+    DriverParams driver_options{}; ///< `driver-options` of its section (over the global ones)
 };
 
 /// Everything eboardd is told by its command line and configuration file.
@@ -70,6 +77,7 @@ struct Config {
     std::vector<std::string> trace; ///< log categories traced at run time (e.g. "dgt")
     std::string config_file;       ///< the --config FILE, "" if none (SIGHUP re-reads it)
     SpeechOptions speech;          ///< --speech* (speech_config.hpp)
+    DriverParams driver_options;   ///< --driver-options: for every board (a board's own win)
 };
 
 /// What the command line asked for.

@@ -18,6 +18,7 @@
 #include "daemon/board_link.hpp"
 #include "daemon/console.hpp"
 #include "daemon/device_link.hpp"
+#include "daemon/driver_options.hpp"
 #include "daemon/emu_board.hpp"
 #include "daemon/emu_player.hpp"
 #include "daemon/simulation.hpp"
@@ -181,7 +182,7 @@ Expected<bool> Daemon::open_emulator(std::size_t index) {
         });
     }
     if (auto* link = dynamic_cast<DeviceLink*>(link_of(board)))
-        link->set_opener([emulator = e.emulator.get(), options = learned_options(*board)](
+        link->set_opener([emulator = e.emulator.get(), options = driver_options(*board, false)](
                              drivers::DeviceSession::EventSink sink) {
             return emulator->open_session(std::move(sink), options);
         });
@@ -202,7 +203,7 @@ void Daemon::add_board(const BoardConfig& b) {
     auto link = std::make_unique<DeviceLink>(io_, deadlines_, *boards_.back(), config_);
     // What the driver learnt comes back from the store when the board is opened (an emu-
     // board's opener is set again by open_emulator), and goes to it when it learns more.
-    link->set_opener([uri = b.uri, options = learned_options(*boards_.back())](drivers::DeviceSession::EventSink sink) {
+    link->set_opener([uri = b.uri, options = driver_options(*boards_.back(), true)](drivers::DeviceSession::EventSink sink) {
         return drivers::open_device(uri, std::move(sink), options);
     });
     link->on_learned([this, name = b.name](const BoardSettings& settings) {
@@ -216,9 +217,21 @@ void Daemon::add_board(const BoardConfig& b) {
     links_.push_back(std::move(link));
 }
 
-drivers::DriverOptions Daemon::learned_options(const BoardSession& board) {
-    return options_from_settings(board.board_config().uri, board.name(), store_->board_settings(board.name()),
-                                 resolve_state_dir(config_));
+drivers::DriverOptions Daemon::driver_options(const BoardSession& board, bool say) {
+    auto learned = options_from_settings(board.board_config().uri, board.name(), store_->board_settings(board.name()),
+                                         resolve_state_dir(config_));
+    auto configured = configured_driver_options(config_, board.board_config());
+    if (!configured) { // checked before the board was added: cannot happen
+        log_error(configured.error().message);
+        return learned;
+    }
+    DriverParams overridden;
+    auto options = merge_driver_options(std::move(learned), *configured, overridden);
+    if (say)
+        for (const auto& [key, was] : overridden)
+            log_notice("board " + board.name() + ": driver option " + key + "=" + options.params[key] +
+                       " as configured, not the learnt " + was);
+    return options;
 }
 
 void Daemon::resume_games(const BoardSession* only) {
@@ -285,6 +298,9 @@ Expected<bool> Daemon::open() {
     if (config_.illegal_feedback == IllegalFeedback::Immediate)
         log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
                     "under the FIDE Laws the arbiter acts once it is completed (7.5.1)");
+    // A misspelt driver option or a bad value stops eboardd here, also for a board not plugged in.
+    for (const auto& b : config_.boards)
+        if (auto ok = configured_driver_options(config_, b); !ok) return ok.error();
     for (const auto& b : config_.boards) add_board(b);
     reopen_attached();
     // Unfinished games resume on their boards (after a crash or a restart).
@@ -303,6 +319,9 @@ void Daemon::reopen_attached() {
                 why = "board " + board->name() + " of the configuration has its name or device";
         if (why.empty()) {
             if (auto ok = check_board_uri(b.uri); !ok) why = ok.error().message;
+        }
+        if (why.empty()) {
+            if (auto ok = configured_driver_options(config_, b); !ok) why = ok.error().message;
         }
         if (why.empty()) {
             if (auto ok = prepare_emulator(b); !ok) why = ok.error().message;
@@ -373,6 +392,10 @@ void Daemon::reload() {
         for (const auto& b : fresh->boards)
             if (b.name == next.name) next = b;
         next.uri = board->board_config().uri;
+        // The driver was opened with its options: they change with a restart only.
+        if (next.driver_options != board->board_config().driver_options)
+            log_notice("SIGHUP: board " + next.name + ": driver-options apply at the next start, not now");
+        next.driver_options = board->board_config().driver_options;
         board->reconfigure(next, config_);
     }
     log_notice("SIGHUP: configuration reloaded from " + config_.config_file);
@@ -577,6 +600,7 @@ ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
             return r;
         }
     if (find_board(b.name)) return error_reply("a board named '" + b.name + "' is already open", raw);
+    if (auto ok = configured_driver_options(config_, b); !ok) return error_reply(ok.error().message, raw);
     if (auto ok = prepare_emulator(b); !ok) return error_reply(ok.error().message, raw);
     add_board(b);
     BoardSession* board = boards_.back().get();

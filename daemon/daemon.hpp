@@ -81,8 +81,10 @@ class Daemon final : public CommandHandler {
     void start_player(std::size_t index);
     /// A board's session and link (not started).
     void add_board(const BoardConfig& board);
-    /// The driver options giving back what the board's driver learnt before (the store).
-    [[nodiscard]] drivers::DriverOptions learned_options(const BoardSession& board);
+    /// The options the board's driver is opened with: what it learnt before (the store) with
+    /// the configured `driver-options` over it (driver_options.hpp); when `say`, each
+    /// configured value taken over a learnt one is logged.
+    [[nodiscard]] drivers::DriverOptions driver_options(const BoardSession& board, bool say);
     /// The boards attached before a restart (the store's attached_boards), opened like
     /// configured ones: an absent board is waited for. One whose name or device a configured
     /// board now has, or whose URI no longer opens, is forgotten (logged).

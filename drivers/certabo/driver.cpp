@@ -24,6 +24,14 @@ Expected<CertaboOptions> CertaboOptions::from_params(const DriverOptions& o) {
 
 namespace {
 
+std::vector<OptionInfo> with_calibration(std::vector<OptionInfo> options) {
+    options.push_back({"calibration", "FILE",
+                       "which RFID tag is which piece (Calibration::to_text()); eboardd gives back the one "
+                       "the board learnt from the start position",
+                       OptionSource::Daemon});
+    return options;
+}
+
 line::LineOptions with_quirks(line::LineOptions o, std::uint32_t quirks) {
     if (quirks & quirk::rgb_leds) o.leds.kind = line::LedKind::Rgb;
     return o;
@@ -100,6 +108,11 @@ const DriverRegistration registration{DriverInfo{
         const DriverInfo* self = find_driver("certabo");
         if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
         return std::make_unique<CertaboDriver>(std::move(opt.value()));
+    },
+    with_calibration(line::line_options()),
+    [](const DriverOptions& o) -> Expected<bool> {
+        if (auto opt = CertaboOptions::from_params(o); !opt) return opt.error();
+        return true;
     },
 }};
 

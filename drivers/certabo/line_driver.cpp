@@ -25,6 +25,17 @@ Expected<LineOptions> LineOptions::from_params(const DriverOptions& o, LineOptio
     return d;
 }
 
+std::vector<OptionInfo> line_options() {
+    return {
+        {"orientation", "normal|rotated", "normal (default) | rotated: white at the board's rank-8 edge"},
+        {"vote-frames", "1..15",
+         "a square changes once the majority of this many frames agrees (default 3; 1 = every frame)"},
+        {"silence-ms", "MS", "no valid frame this long: the board counts as gone (default 5000)"},
+        {"led-interval-ms", "MS", "at most one LED command per interval (default 600)"},
+        {"led-repeats", "0..5", "each LED command is sent this many extra times (default 0)"},
+    };
+}
+
 LineDriver::LineDriver(std::string name, std::size_t numbers, LineOptions options)
     : trace_(trace_channel(name)), opt_(options), stream_(options.vote_frames), name_(std::move(name)),
       numbers_(numbers), leds_(options.leds, trace_) {}

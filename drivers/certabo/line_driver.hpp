@@ -26,6 +26,10 @@ struct LineOptions {
     [[nodiscard]] static Expected<LineOptions> from_params(const DriverOptions& o, LineOptions defaults);
 };
 
+/// The options LineOptions::from_params reads, for the registry of the Certabo and Sentio
+/// drivers (both default to `vote-frames` 3).
+[[nodiscard]] std::vector<OptionInfo> line_options();
+
 class LineDriver : public Driver, public LedControl {
   public:
     [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }

@@ -215,6 +215,15 @@ const DriverRegistration registration{DriverInfo{
         if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
         return std::make_unique<ChessnutDriver>(opt.value());
     },
+    {
+        {"orientation", "auto|normal|rotated",
+         "auto (default): picochess's rule on every position; rotated: white at the board's rank-8 edge"},
+        {"write-spacing-ms", "MS", "least time between two writes to the board (default 200)"},
+    },
+    [](const DriverOptions& o) -> Expected<bool> {
+        if (auto opt = ChessnutOptions::from_params(o); !opt) return opt.error();
+        return true;
+    },
 }};
 
 } // namespace

@@ -32,6 +32,36 @@ Expected<std::int64_t> int_param(const DriverOptions& o, std::string_view key, s
     return v;
 }
 
+const OptionInfo* find_option(const DriverInfo& driver, std::string_view name) {
+    for (const auto& o : driver.options)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+std::string settable_option_names(const DriverInfo& driver) {
+    std::string names;
+    for (const auto& o : driver.options) {
+        if (o.source == OptionSource::Daemon) continue;
+        if (!names.empty()) names += ", ";
+        names += o.name;
+    }
+    return names;
+}
+
+Expected<bool> check_configured_options(const DriverInfo& driver, const DriverOptions& options) {
+    for (const auto& [key, value] : options.params) {
+        const OptionInfo* o = find_option(driver, key);
+        if (!o)
+            return Error{"unknown option '" + key + "' (" + std::string(driver.name) +
+                         " knows: " + settable_option_names(driver) + ")"};
+        if (o->source == OptionSource::Daemon)
+            return Error{"option '" + key + "' is set by eboardd itself, not in driver-options (" +
+                         std::string(driver.name) + " knows: " + settable_option_names(driver) + ")"};
+    }
+    if (driver.check) return driver.check(options);
+    return true;
+}
+
 DriverRegistration::DriverRegistration(DriverInfo info) {
     drivers().push_back(std::make_unique<DriverInfo>(std::move(info)));
 }

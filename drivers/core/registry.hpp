@@ -53,6 +53,22 @@ struct DriverOptions {
 [[nodiscard]] Expected<std::int64_t> int_param(const DriverOptions& o, std::string_view key,
                                                std::int64_t fallback);
 
+/// Who gives a driver option its value.
+enum class OptionSource {
+    Config,  ///< the arbiter: `driver-options` of eboardd's configuration (docs/configuration.md)
+    Learned, ///< the arbiter, else eboardd from what the board learnt before (the store); configured wins
+    Daemon,  ///< eboardd only (e.g. the file of a learnt Certabo calibration); refused in driver-options
+};
+
+/// One option a driver reads from `DriverOptions::params`, declared in its `DriverInfo` so that
+/// eboardd's checks, `--help`, docs/configuration.md's table and the errors come from one list.
+struct OptionInfo {
+    std::string_view name;    ///< "vote-frames"
+    std::string_view values;  ///< allowed values or range: "normal|rotated", "1..15", "MS" (milliseconds >= 0)
+    std::string_view meaning; ///< one line, with the default
+    OptionSource source = OptionSource::Config;
+};
+
 /// What the registry knows about a driver.
 struct DriverInfo {
     std::string_view name;         ///< URI name, e.g. "dgt"
@@ -60,10 +76,27 @@ struct DriverInfo {
     std::vector<ModelInfo> models; ///< the first is the default
     std::vector<UsbId> usb_ids;
     std::function<std::unique_ptr<Driver>(const DriverOptions&)> create;
+    /// The options the driver reads, in the order its docs list them.
+    std::vector<OptionInfo> options;
+    /// The driver's own validation of `params` (what `create` would refuse), with its message;
+    /// run by eboardd at start, before any device is opened. Unset: nothing to check.
+    std::function<Expected<bool>(const DriverOptions&)> check;
 
     /// The model named `name`, the default for "", nullptr if unknown.
     [[nodiscard]] const ModelInfo* model(std::string_view name) const;
 };
+
+/// The declared option `name` of `driver`, nullptr if it declares none of that name.
+[[nodiscard]] const OptionInfo* find_option(const DriverInfo& driver, std::string_view name);
+
+/// The names of the options of `driver` an arbiter may set (source Config or Learned), comma
+/// separated: "orientation, update-mode, ack-timeout-ms, startup-delay-ms".
+[[nodiscard]] std::string settable_option_names(const DriverInfo& driver);
+
+/// Checks options an arbiter configured for `driver`: every key is one of its settable options,
+/// then the driver's own validation (`check`). Errors: "unknown option 'x' (dgt knows: ...)",
+/// "option 'calibration' is set by eboardd itself", or the driver's message.
+[[nodiscard]] Expected<bool> check_configured_options(const DriverInfo& driver, const DriverOptions& options);
 
 /// Adds a driver to the registry. Use as a namespace-scope static in the driver's .cpp.
 struct DriverRegistration {

@@ -185,9 +185,11 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
     if (!info) return Error{"unknown driver '" + uri->driver + "'"};
     const ModelInfo* model = info->model(uri->model);
     if (!model) return Error{"driver '" + uri->driver + "' has no model '" + uri->model + "'"};
+    options.model = std::string(model->name);
+    if (info->check) // the driver's own message, rather than create()'s nullptr
+        if (auto ok = info->check(options); !ok) return Error{"driver '" + uri->driver + "': " + ok.error().message};
     auto transport = open_transport(uri->transport, model->serial, info->usb_ids);
     if (!transport) return transport.error();
-    options.model = std::string(model->name);
     auto driver = info->create(options);
     if (!driver) return Error{"driver '" + uri->driver + "' rejected its options"};
     auto session = std::make_unique<DeviceSession>(std::move(transport.value()), std::move(driver),

@@ -361,6 +361,18 @@ const DriverRegistration registration{DriverInfo{
         if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
         return std::make_unique<DgtDriver>(opt.value());
     },
+    {
+        {"orientation", "auto|normal|rotated",
+         "auto (default): decided from a start position on the board; rotated: white at the board's rank-8 edge"},
+        {"update-mode", "nice|update",
+         "nice (default): UPDATE_NICE 4b, clock times on change; update: UPDATE 43, clock times every second"},
+        {"ack-timeout-ms", "MS", "a clock command not acknowledged in this time is sent again (default 2000)"},
+        {"startup-delay-ms", "MS", "quiet time after the device opens before the first command (default 300)"},
+    },
+    [](const DriverOptions& o) -> Expected<bool> {
+        if (auto opt = DgtOptions::from_params(o); !opt) return opt.error();
+        return true;
+    },
 }};
 
 } // namespace

@@ -374,6 +374,19 @@ const DriverRegistration registration{DriverInfo{
         if (const ModelInfo* m = self ? self->model(o.model) : nullptr) opt->quirks = m->quirks;
         return std::make_unique<MillenniumDriver>(opt.value());
     },
+    {
+        {"orientation", "auto|h1-first|a8-first|normal|rotated",
+         "which square the board reports first; auto (default): from a start position, then remembered "
+         "(normal = h1-first, rotated = a8-first)",
+         OptionSource::Learned},
+        {"debounce", "0..4", "extra stable scans before the board reports a change (default 1)"},
+        {"startup-delay-ms", "MS", "quiet time after the device opens before the first V (default 100)"},
+        {"reply-timeout-ms", "MS", "a command not answered in this time is sent again (default 1000)"},
+    },
+    [](const DriverOptions& o) -> Expected<bool> {
+        if (auto opt = MillenniumOptions::from_params(o); !opt) return opt.error();
+        return true;
+    },
 }};
 
 } // namespace

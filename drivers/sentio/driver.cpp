@@ -31,6 +31,11 @@ const DriverRegistration registration{DriverInfo{
         if (!opt) return nullptr;
         return std::make_unique<SentioDriver>(opt.value());
     },
+    line::line_options(),
+    [](const DriverOptions& o) -> Expected<bool> {
+        if (auto opt = line::LineOptions::from_params(o, SentioDriver::defaults()); !opt) return opt.error();
+        return true;
+    },
 }};
 
 } // namespace

@@ -198,3 +198,36 @@ TEST_CASE("event text: one stable line per event") {
     CHECK(describe(ClockCommandDone{0, 0x0a, false, 4, "no ACK"}) == "clock_done 0a failed attempts=4 (no ACK)");
     CHECK(describe(ClockInfo{0, ClockModel::Dgt3000, 2, 0}) == "clock_info dgt3000 2.0");
 }
+
+// drivers/core/registry.hpp: each driver declares the options it reads. A declared option the
+// driver does not read would be accepted in eboardd's configuration and silently ignored; an
+// option it reads without declaring it could not be configured. The first is caught here: a
+// value no option accepts must make the driver's own check fail, for every declared option.
+TEST_CASE("registry: every option a driver declares is read by its own check") {
+    std::size_t options = 0;
+    for (const DriverInfo* d : all_drivers()) {
+        INFO(d->name);
+        REQUIRE(d->check);
+        DriverOptions none;
+        CHECK(check_configured_options(*d, none).has_value());
+        for (const OptionInfo& o : d->options) {
+            INFO(o.name);
+            ++options;
+            DriverOptions bad;
+            bad.params[std::string(o.name)] = "?bad?";
+            CHECK_FALSE(d->check(bad).has_value());
+            CHECK_FALSE(d->create(bad)); // create() refuses what check() refuses
+            CHECK_FALSE(o.values.empty());
+            CHECK_FALSE(o.meaning.empty());
+        }
+    }
+    CHECK(options >= 19);
+    const DriverInfo* dgt = find_driver("dgt");
+    REQUIRE(dgt);
+    DriverOptions typo;
+    typo.params["orientaton"] = "rotated";
+    const auto e = check_configured_options(*dgt, typo);
+    REQUIRE_FALSE(e.has_value());
+    CHECK(e.error().message ==
+          "unknown option 'orientaton' (dgt knows: orientation, update-mode, ack-timeout-ms, startup-delay-ms)");
+}
