@@ -73,7 +73,7 @@ class Announcer {
     [[nodiscard]] Spoken answer(const InfoRequest& request) const;
 
     /// `text` (a menu prompt, access/button_menu.hpp) in this board's speech language.
-    [[nodiscard]] Spoken said(std::string text) const { return spoken(std::move(text), false); }
+    [[nodiscard]] Spoken prompt(std::string text) const { return spoken(std::move(text), false); }
 
     /// The game line as known (the position after the last move made).
     [[nodiscard]] const Position& position() const { return position_; }

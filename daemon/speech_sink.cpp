@@ -219,7 +219,7 @@ void SpeechSink::clock_button(const std::string& board, int button, std::int64_t
         if (reply->request->kind == access::InfoRequest::Kind::Clocks) read_clock(board, *b);
         s = b->announcer.answer(*reply->request);
     } else {
-        s = b->announcer.said(reply->prompt);
+        s = b->announcer.prompt(reply->prompt);
     }
     s.menu = reply->menu;
     say(s);
