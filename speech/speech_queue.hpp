@@ -26,8 +26,9 @@ struct Utterance {
     std::chrono::steady_clock::time_point caused_at = std::chrono::steady_clock::now();
     /// Said from the clock's button menu (access/button_menu.hpp): a newer menu utterance
     /// drops this one while it still waits in the queue (a player stepping through ranks
-    /// hears the rank he stopped at, not a backlog of stale scans). Never set on moves,
-    /// alerts or other answers: those are never dropped.
+    /// hears the rank he stopped at, not a backlog of stale scans); speech-dispatcher, which
+    /// queues on its own, also cancels the menu's earlier speech (speechd.cpp). Never set on
+    /// moves, alerts or other answers: those are never dropped.
     bool menu = false;
 };
 
