@@ -97,8 +97,9 @@ struct Link {
 /// queued there (spd_cancel acts on one connection's messages), never a move or an alert.
 class SpeechdSynthesizer final : public Synthesizer {
   public:
-    SpeechdSynthesizer(SPDConnection* c, std::string address)
-        : main_{c, {}}, address_(std::move(address)) {}
+    SpeechdSynthesizer(SPDConnection* c, std::string address) : address_(std::move(address)) {
+        main_.c = c;
+    }
     ~SpeechdSynthesizer() override {
         for (Link* l : {&main_, &menu_})
             if (l->c != nullptr) spd_close(l->c);
