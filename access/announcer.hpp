@@ -36,6 +36,7 @@ struct Spoken {
     std::string text;
     std::string_view language; ///< Words::language of the vocabulary
     bool important = false;
+    bool menu = false; ///< said from the clock's button menu (speech::Utterance::menu)
 };
 
 /// The speech of one board's game.
@@ -70,6 +71,9 @@ class Announcer {
 
     /// The answer to a request (D.2.10.4), asked through a clock button or the client API.
     [[nodiscard]] Spoken answer(const InfoRequest& request) const;
+
+    /// `text` (a menu prompt, access/button_menu.hpp) in this board's speech language.
+    [[nodiscard]] Spoken prompt(std::string text) const { return spoken(std::move(text), false); }
 
     /// The game line as known (the position after the last move made).
     [[nodiscard]] const Position& position() const { return position_; }

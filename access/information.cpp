@@ -98,8 +98,6 @@ std::optional<InfoRequest> info_request_for_button(int button) noexcept {
         return InfoRequest{K::Last, 1, 0, Square::none()};
     case 3:
         return InfoRequest{K::Last, 4, 0, Square::none()};
-    case 4:
-        return InfoRequest{K::Position, 1, 0, Square::none()};
     default:
         return std::nullopt;
     }

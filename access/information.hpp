@@ -33,9 +33,10 @@ struct InfoRequest {
 /// "bad count '0'".
 [[nodiscard]] Expected<InfoRequest> parse_info_request(std::string_view text);
 
-/// The request a DGT3000 button asks (drivers report buttons 0..4, left to right; the
-/// DGT protocol doc "clock buttons"): 0 both clocks, 1 number of moves, 2 the last move,
-/// 3 the last four plies, 4 the whole position. nullopt for any other number.
+/// The request a DGT3000 button asks at once (drivers report buttons 0..4, left to right;
+/// the DGT protocol doc "clock buttons"): 0 both clocks, 1 number of moves, 2 the last move,
+/// 3 the last four plies. nullopt for any other number, 4 (ok) included: ok opens the button
+/// menu (access/button_menu.hpp: the whole position, a square, a rank, a file).
 [[nodiscard]] std::optional<InfoRequest> info_request_for_button(int button) noexcept;
 
 /// "3 Stunden 1 Minute 5 Sekunden" / "1 hour 5 seconds" / "0 seconds": hours and minutes

@@ -54,6 +54,10 @@ constexpr Words german_words(bool appendix_d) {
     w.empty = "leer";
     w.rank_word = "Reihe";
     w.file_word = "Linie";
+    w.menu = "Menü";
+    w.position_word = "Stellung";
+    w.square_word = "Feld";
+    w.menu_closed = "Menü Ende";
     w.hours = {"Stunde", "Stunden"};
     w.minutes = {"Minute", "Minuten"};
     w.seconds = {"Sekunde", "Sekunden"};
@@ -93,6 +97,10 @@ constexpr Words english_words() {
     w.empty = "empty";
     w.rank_word = "rank";
     w.file_word = "file";
+    w.menu = "menu";
+    w.position_word = "position";
+    w.square_word = "square";
+    w.menu_closed = "menu closed";
     w.hours = {"hour", "hours"};
     w.minutes = {"minute", "minutes"};
     w.seconds = {"second", "seconds"};
@@ -133,6 +141,10 @@ constexpr Words dutch_words() {
     w.empty = "leeg";
     w.rank_word = "rij";
     w.file_word = "lijn";
+    w.menu = "menu";
+    w.position_word = "stelling";
+    w.square_word = "veld";
+    w.menu_closed = "menu gesloten";
     w.hours = {"uur", "uur"};
     w.minutes = {"minuut", "minuten"};
     w.seconds = {"seconde", "seconden"};
@@ -173,6 +185,10 @@ constexpr Words afrikaans_words() {
     w.empty = "leeg";
     w.rank_word = "gelid";
     w.file_word = "lyn";
+    w.menu = "kieslys";
+    w.position_word = "stelling";
+    w.square_word = "blokkie";
+    w.menu_closed = "kieslys gesluit";
     w.hours = {"uur", "uur"};
     w.minutes = {"minuut", "minute"};
     w.seconds = {"sekonde", "sekondes"};
@@ -212,6 +228,10 @@ constexpr Words french_words() {
     w.empty = "vide";
     w.rank_word = "rangée";
     w.file_word = "colonne";
+    w.menu = "menu";
+    w.position_word = "position";
+    w.square_word = "case";
+    w.menu_closed = "menu fermé";
     w.hours = {"heure", "heures"};
     w.minutes = {"minute", "minutes"};
     w.seconds = {"seconde", "secondes"};

@@ -59,6 +59,12 @@ struct Words {
     std::string_view no_moves;                               ///< "keine Züge"
     std::string_view empty;                                  ///< an empty square: "leer"
     std::string_view rank_word, file_word;                   ///< "Reihe", "Linie"
+    // The clock's button menu (access/button_menu.hpp); its rank and file items are
+    // rank_word and file_word.
+    std::string_view menu;          ///< the menu opened: "Menü"
+    std::string_view position_word; ///< the item "whole position": "Stellung"
+    std::string_view square_word;   ///< the item "one square": "Feld"
+    std::string_view menu_closed;   ///< the menu closed: "Menü Ende"
     std::array<std::string_view, 2> hours, minutes, seconds; ///< singular, plural
     std::string_view illegal_move;                           ///< ALERT illegal_move (Art. 7.5)
     std::string_view piece_displaced;                        ///< ALERT position_mismatch (Art. 7.4)

@@ -34,9 +34,9 @@ class BoardSession {
 
     [[nodiscard]] const std::string& name() const { return board_.name; }
     [[nodiscard]] const BoardConfig& board_config() const { return board_; }
-    /// A clock button 0..4 pressed that is not a promotion choice (the daemon's speech sink
-    /// answers it, [23] D.2.10.4). Unset: ignored.
-    std::function<void(int button)> on_clock_button;
+    /// A clock button 0..4 pressed at `at_ms` (the driver's time, ms) that is not a promotion
+    /// choice (the daemon's speech sink answers it, [23] D.2.10.4). Unset: ignored.
+    std::function<void(int button, std::int64_t at_ms)> on_clock_button;
     /// New settings (SIGHUP): tags, rules and time control apply to the next game.
     void reconfigure(BoardConfig board, const Config& global);
 

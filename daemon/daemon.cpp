@@ -199,7 +199,9 @@ void Daemon::start_player(std::size_t index) {
 
 void Daemon::add_board(const BoardConfig& b) {
     boards_.push_back(std::make_unique<BoardSession>(b, config_, *recorder_));
-    boards_.back()->on_clock_button = [this, name = b.name](int button) { speech_->clock_button(name, button); };
+    boards_.back()->on_clock_button = [this, name = b.name](int button, std::int64_t at_ms) {
+        speech_->clock_button(name, button, at_ms);
+    };
     auto link = std::make_unique<DeviceLink>(io_, deadlines_, *boards_.back(), config_);
     // What the driver learnt comes back from the store when the board is opened (an emu-
     // board's opener is set again by open_emulator), and goes to it when it learns more.

@@ -338,7 +338,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             for (const Move m : recon_.position().legal_moves())
                 promotion = promotion || m.kind() == Move::Kind::Promotion;
         feed(eboard::ClockButton{b->at_ms, b->button});
-        if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button);
+        if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button, b->at_ms);
     } else if (const auto* info = std::get_if<drivers::ClockInfo>(&event)) {
         clock_model_ = info->model;
         clock_connected_ = info->model != drivers::ClockModel::None;

@@ -54,11 +54,13 @@ SpeechSink::SpeechSink(const Config& config, Publish publish) : publish_(std::mo
         // What the profile lets reach the players ([05] B7/B8 rapid/blitz: the arbiter stays
         // silent on a flag; illegal moves likewise where the profile says so).
         const Profile p = profile_for(config, b);
+        const access::SpeechSettings settings = settings_for(config, b);
         boards_.emplace(b.name, Board{b.uri,
-                                      access::Announcer(settings_for(config, b)),
+                                      access::Announcer(settings),
                                       {},
                                       p.illegal_visible_to_players,
-                                      p.flag_visible_to_players});
+                                      p.flag_visible_to_players,
+                                      access::ButtonMenu(settings.announce.vocabulary)});
     }
 }
 
@@ -100,7 +102,10 @@ SpeechSink::Board* SpeechSink::find(const std::string& name) {
 }
 
 void SpeechSink::say(const access::Spoken& s) {
-    if (queue_ && !s.text.empty()) queue_->say({s.text, std::string(s.language), s.important});
+    if (!queue_ || s.text.empty()) return;
+    speech::Utterance u{s.text, std::string(s.language), s.important};
+    u.menu = s.menu;
+    queue_->say(std::move(u));
 }
 
 void SpeechSink::observe(const Event& event) {
@@ -114,6 +119,7 @@ void SpeechSink::observe(const Event& event) {
         if (what == "start") {
             b->game = str(j, "game");
             b->announcer.game_started(str(j, "fen"));
+            b->menu.close();
             for (Pair& p : pairs_)
                 if (p.tactile == name || p.sighted == name) p.state.start(str(j, "fen"));
         } else if (what == "end") {
@@ -203,12 +209,20 @@ Expected<access::Spoken> SpeechSink::info(const std::string& board, const std::s
     return s;
 }
 
-void SpeechSink::clock_button(const std::string& board, int button) {
+void SpeechSink::clock_button(const std::string& board, int button, std::int64_t at_ms) {
     Board* b = find(board);
-    const auto r = access::info_request_for_button(button);
-    if (!b || !r) return;
-    if (r->kind == access::InfoRequest::Kind::Clocks) read_clock(board, *b);
-    say(b->announcer.answer(*r));
+    if (!b) return;
+    const auto reply = b->menu.press(button, at_ms, b->announcer.position());
+    if (!reply) return;
+    access::Spoken s;
+    if (reply->request) {
+        if (reply->request->kind == access::InfoRequest::Kind::Clocks) read_clock(board, *b);
+        s = b->announcer.answer(*reply->request);
+    } else {
+        s = b->announcer.prompt(reply->prompt);
+    }
+    s.menu = reply->menu;
+    say(s);
 }
 
 } // namespace eboard::daemon

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "access/announcer.hpp"
+#include "access/button_menu.hpp"
 #include "access/two_boards.hpp"
 #include "daemon/config.hpp"
 #include "daemon/events.hpp"
@@ -53,9 +54,12 @@ class SpeechSink {
     [[nodiscard]] Expected<access::Spoken> info(const std::string& board,
                                                 const std::string& request);
 
-    /// A DGT3000 button 0..4 pressed at `board` (not while it chooses a promotion piece):
-    /// the answer of info_request_for_button(), spoken.
-    void clock_button(const std::string& board, int button);
+    /// A DGT3000 button 0..4 pressed at `board` at `at_ms` (the driver's time of the press;
+    /// not while the buttons choose a promotion piece): the board's button menu
+    /// (access/button_menu.hpp) decides what is said - an answer, or a menu prompt; what is
+    /// said from within the menu is marked so that a newer menu utterance drops it while it
+    /// still waits in the speech queue.
+    void clock_button(const std::string& board, int button, std::int64_t at_ms);
 
     /// The speech output (nullptr with --speech none), for benchmarks and tests.
     [[nodiscard]] speech::SpeechQueue* queue() { return queue_.get(); }
@@ -70,6 +74,7 @@ class SpeechSink {
         std::string game;           ///< the game in progress ("" = none)
         bool illegal_spoken = true; ///< profile `illegal.visible-to-players`
         bool flag_spoken = true;    ///< profile `flag.visible-to-players`
+        access::ButtonMenu menu;    ///< the clock's buttons (closed at a game start)
     };
     /// A two-board game (D.2.9): `tactile` has `pair = sighted` in its section.
     struct Pair {

@@ -1,5 +1,6 @@
 #include "speech/speech_queue.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <pthread.h>
 #include <utility>
@@ -22,6 +23,8 @@ SpeechQueue::~SpeechQueue() {
 void SpeechQueue::say(Utterance u) {
     {
         std::lock_guard lock(mutex_);
+        // A player stepping through the button menu wants the latest answer, not a backlog.
+        if (u.menu) std::erase_if(queue_, [](const Utterance& q) { return q.menu; });
         queue_.push_back(std::move(u));
     }
     wake_.notify_one();

@@ -30,7 +30,8 @@ Expected<SPDConnectionAddress> parse_address(const std::string& text, std::strin
             const std::string port = host.substr(colon + 1);
             int value = 0;
             const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-            if (ec != std::errc() || end != port.data() + port.size() || value <= 0 || value > 65535)
+            if (ec != std::errc() || end != port.data() + port.size() || value <= 0 ||
+                value > 65535)
                 return Error{"bad speech-dispatcher port '" + port + "' in '" + text + "'"};
             a.inet_socket_port = value;
             host.erase(colon);
@@ -42,8 +43,9 @@ Expected<SPDConnectionAddress> parse_address(const std::string& text, std::strin
                  "' (unix_socket:PATH or inet_socket:HOST:PORT)"};
 }
 
-/// A connection to the speech-dispatcher at `address` ("" = libspeechd's default).
-Expected<SPDConnection*> connect(const std::string& address) {
+/// A connection named `name` ("main", "menu") to the speech-dispatcher at `address` ("" =
+/// libspeechd's default).
+Expected<SPDConnection*> connect(const std::string& address, const char* name) {
     std::string host;
     SPDConnectionAddress parsed{};
     const SPDConnectionAddress* a = nullptr;
@@ -61,7 +63,7 @@ Expected<SPDConnection*> connect(const std::string& address) {
     }
     char* err = nullptr;
     SPDConnection* c = a == nullptr ? nullptr
-                                    : spd_open2("eboardd", "main", nullptr, SPD_MODE_SINGLE, a,
+                                    : spd_open2("eboardd", name, nullptr, SPD_MODE_SINGLE, a,
                                                 /*autospawn=*/0, &err);
     if (owned != nullptr) SPDConnectionAddress__free(owned);
     if (c == nullptr) {
@@ -82,12 +84,25 @@ Expected<SPDConnection*> connect(const std::string& address) {
     return c;
 }
 
+/// One connection and the language last set on it.
+struct Link {
+    SPDConnection* c = nullptr;
+    std::string language;
+};
+
+/// Two connections: "main" for moves, alerts and answers, "menu" (opened at the first menu
+/// utterance) for the clock's button menu. speech-dispatcher takes each message at once and
+/// queues it itself, so the speech queue's drop of stale menu utterances rarely finds one;
+/// on its own connection a new menu utterance first cancels what the menu still says or has
+/// queued there (spd_cancel acts on one connection's messages), never a move or an alert.
 class SpeechdSynthesizer final : public Synthesizer {
   public:
-    SpeechdSynthesizer(SPDConnection* c, std::string address)
-        : c_(c), address_(std::move(address)) {}
+    SpeechdSynthesizer(SPDConnection* c, std::string address) : address_(std::move(address)) {
+        main_.c = c;
+    }
     ~SpeechdSynthesizer() override {
-        if (c_ != nullptr) spd_close(c_);
+        for (Link* l : {&main_, &menu_})
+            if (l->c != nullptr) spd_close(l->c);
     }
     SpeechdSynthesizer(const SpeechdSynthesizer&) = delete;
     SpeechdSynthesizer& operator=(const SpeechdSynthesizer&) = delete;
@@ -97,50 +112,56 @@ class SpeechdSynthesizer final : public Synthesizer {
     /// Says `u`; when the connection broke (speech-dispatcher restarted), connects again once
     /// and repeats the request.
     bool speak(const Utterance& u) override {
-        if (c_ != nullptr && request(u)) return true;
-        if (c_ != nullptr) spd_close(c_);
-        c_ = nullptr;
-        language_.clear();
-        auto c = connect(address_);
+        Link& link = u.menu ? menu_ : main_;
+        if (link.c != nullptr && request(link, u)) return true;
+        if (link.c != nullptr) spd_close(link.c);
+        link.c = nullptr;
+        link.language.clear();
+        auto c = connect(address_, u.menu ? "menu" : "main");
         if (!c) {
             error_ = c.error().message;
             return false;
         }
-        c_ = *c;
-        return request(u);
+        link.c = *c;
+        return request(link, u);
     }
 
     std::string error() const override { return error_; }
 
   private:
-    bool request(const Utterance& u) {
-        if (u.language != language_) {
-            if (spd_set_language(c_, u.language.c_str()) != 0) {
+    bool request(Link& link, const Utterance& u) {
+        if (u.language != link.language) {
+            if (spd_set_language(link.c, u.language.c_str()) != 0) {
                 error_ = "speech-dispatcher refused language '" + u.language + "'";
                 return false;
             }
-            language_ = u.language;
+            link.language = u.language;
+        }
+        // The menu's connection: what it still says or has queued is stale now.
+        if (u.menu && spd_cancel(link.c) != 0) {
+            error_ = "speech-dispatcher did not cancel the menu's speech (connection lost?)";
+            link.language.clear();
+            return false;
         }
         // MESSAGE: queued, never dropped for later text (every move must be heard);
         // IMPORTANT (alerts): said before waiting messages.
-        if (spd_say(c_, u.important ? SPD_IMPORTANT : SPD_MESSAGE, u.text.c_str()) < 0) {
+        if (spd_say(link.c, u.important ? SPD_IMPORTANT : SPD_MESSAGE, u.text.c_str()) < 0) {
             error_ = "speech-dispatcher did not accept the message (connection lost?)";
-            language_.clear();
+            link.language.clear();
             return false;
         }
         return true;
     }
 
-    SPDConnection* c_;
+    Link main_, menu_;
     std::string address_;
-    std::string language_;
     std::string error_;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Synthesizer>> open_speechd(const std::string& address) {
-    auto c = connect(address);
+    auto c = connect(address, "main");
     if (!c) return c.error();
     return std::unique_ptr<Synthesizer>(std::make_unique<SpeechdSynthesizer>(*c, address));
 }

@@ -287,3 +287,83 @@ TEST_CASE("D.2.9 D.2.10.4 alerts through eboardd are spoken once in the board's 
     for (const auto& w : wait_for_files(wav, ".wav", all.size(), std::chrono::milliseconds(0)))
         CHECK(soxi_seconds(w) > 0.3);
 }
+
+TEST_CASE("D.2.10.4 the clock's ok button opens a spoken menu: rank scans and a square, nothing else said") {
+    TempDir dir("eboardd-speech-menu");
+    const fs::path wav = dir.path / "wav";
+    fs::create_directories(wav);
+    // m: the menu, in the Appendix D words; p: a pawn that can promote, in English.
+    const std::string kFen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 60";
+    GameRecord standard, promotion;
+    promotion.start_fen = kFen;
+    EmulatedBoard m("m", dir.path / "m-board", standard, 1, 100);
+    EmulatedBoard p("p", dir.path / "p-board", promotion, 2, 100); // shows kFen
+    {
+        std::ofstream conf(dir.path / "eboardd.conf");
+        conf << "white-side = left\nspeech = wav:" << wav.string() << "\n"
+             << "[board.m]\nuri = " << m.uri() << "\n"
+             << "[board.p]\nuri = " << p.uri() << "\nspeech-vocabulary = en\n";
+    }
+    Daemon d(dir, dir.path / "eboardd.conf");
+    const std::string socket = (dir.path / "s").string();
+    for (EmulatedBoard* b : {&m, &p}) REQUIRE(b->wait_driver_ready());
+    REQUIRE_FALSE(d.log.wait_for("GAME", "m").is_null());
+    std::vector<std::pair<std::string, std::string>> expected;
+    // Each press or move is heard before the next (a player listens): one more file each.
+    auto heard = [&](const std::string& lang, const std::string& text) {
+        expected.emplace_back(lang, text);
+        const auto files = wait_for_files(wav, ".txt", expected.size(), std::chrono::seconds(20));
+        REQUIRE(files.size() == expected.size());
+        CHECK(slurp(files.back()) == lang + "\t" + text + "\n");
+    };
+
+    // 1. m: 1.e4 e5 2.Nf3 made (each announced); then ok, plus, plus (Reihe), ok: the scan of
+    // the third rank, where the last move arrived; minus: the second rank.
+    Position pos = Position::startpos();
+    const std::vector<std::pair<const char*, const char*>> moves = {
+        {"e2e4", "Bauer Eva vier"}, {"e7e5", "Bauer Eva fünf"}, {"g1f3", "Springer Felix drei"}};
+    for (const auto& [uci, said] : moves) {
+        const Move mv = move_from_uci(pos, uci);
+        m.emulator().move(mv.from(), mv.to());
+        pos.make_move(mv);
+        heard("de", said);
+    }
+    const auto v = access::Vocabulary::AppendixD;
+    auto press = [&](EmulatedBoard& b, int button, const std::string& lang, const std::string& text) {
+        b.emulator().press_button(button);
+        heard(lang, text);
+    };
+    press(m, 4, "de", "Menü, Stellung");
+    press(m, 3, "de", "Feld");
+    press(m, 3, "de", "Reihe");
+    press(m, 4, "de", access::rank_text(pos, 2, v));
+    press(m, 1, "de", access::rank_text(pos, 1, v));
+    // back to the items; minus to Feld, ok: the file choice from f; ok: the square f3.
+    press(m, 0, "de", "Reihe");
+    press(m, 1, "de", "Feld");
+    press(m, 4, "de", "Felix");
+    press(m, 1, "de", "Eva");
+    press(m, 4, "de", access::square_text(pos, Square::parse("e3"), v));
+    press(m, 3, "de", "Eva vier, weißer Bauer");
+    press(m, 0, "de", "Eva");
+    press(m, 0, "de", "Feld");
+    press(m, 0, "de", "Menü Ende");
+    press(m, 1, "de", access::moves_text(pos, v)); // closed: button 1 is the number of moves
+
+    // 2. p: the menu opened, then the arbiter's new game (closes it) where White's a-pawn can promote:
+    // buttons choose the promotion piece then, and nothing is said; after a king move no
+    // pawn can promote, and button 1 is the number of moves again (not the menu's minus).
+    press(p, 4, "en", "menu, position");
+    REQUIRE(request(socket, {{"class", "NEW_GAME"}, {"board", "p"}, {"fen", kFen}})["class"] == "OK");
+    REQUIRE_FALSE(d.log.wait_for("GAME", "p", [&](const ojson& e) { return e["fen"] == kFen; }).is_null());
+    for (const int button : {4, 3, 1, 0, 2}) p.emulator().press_button(button);
+    p.emulator().move(Square::parse("e1"), Square::parse("d1"));
+    heard("en", "king d1");
+    press(p, 1, "en", "move 60, Black to move");
+
+    // Nothing else was said: the daemon's exit says what its queue still holds.
+    CHECK(d.stop() == 0);
+    const auto all = said(wav);
+    for (const auto& [lang, text] : all) UNSCOPED_INFO(lang << "\t" << text);
+    CHECK(all == expected);
+}

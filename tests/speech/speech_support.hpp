@@ -52,7 +52,8 @@ class TempDir {
 };
 
 /// A speech-dispatcher of the test's own: its socket and config in a temp dir, one output
-/// module (sd_generic) that runs espeak-ng to write each message to `<out>/<pid>.wav`, audio
+/// module (sd_generic) that runs espeak-ng to write each message to `<out>/<pid>.wav` (its
+/// text to `<out>/<pid>.txt`), audio
 /// to ALSA's null device (a CI container has no sound card). Stopped (SIGTERM) at the end.
 class OwnSpeechDispatcher {
   public:
@@ -72,8 +73,11 @@ class OwnSpeechDispatcher {
         // Written under a temporary name, then renamed: the file appears whole.
         const std::string out = (root / "out").string();
         std::ofstream mod(root / "conf" / "modules" / "wav.conf");
-        mod << "GenericExecuteSynth \"printf %s \\'$DATA\\' | espeak-ng -v $VOICE --stdin -w "
-            << out << "/$$.tmp && mv " << out << "/$$.tmp " << out << "/$$.wav\"\n";
+        // The text goes beside the WAV (`<pid>.txt`, written before the WAV appears).
+        // (sd_generic replaces only the first $DATA: tee keeps the text.)
+        mod << "GenericExecuteSynth \"printf %s \\'$DATA\\' | tee " << out
+            << "/$$.txt | espeak-ng -v $VOICE --stdin -w " << out << "/$$.tmp && mv " << out
+            << "/$$.tmp " << out << "/$$.wav\"\n";
         for (const char* lang : {"en", "de", "nl", "af", "fr"})
             mod << "GenericLanguage \"" << lang << "\" \"" << lang << "\" \"utf-8\"\n"
                 << "AddVoice \"" << lang << "\" \"MALE1\" \"" << lang << "\"\n";

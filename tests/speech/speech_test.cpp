@@ -8,6 +8,7 @@
 #include "speech_support.hpp"
 
 #include <catch2/catch.hpp>
+#include <set>
 #include <vector>
 
 using namespace eboard;
@@ -168,4 +169,47 @@ TEST_CASE("espeak-ng: one synthesizer per process, a voice it lacks is an error"
     (*q)->say({"ok", "en"});
     (*q)->flush();
     CHECK((*q)->failures() == 1);
+}
+
+TEST_CASE("D.2.10.4 speech-dispatcher: a new menu utterance cancels the menu's stale speech, never a move") {
+    test::TempDir dir;
+    test::OwnSpeechDispatcher sd(dir.path());
+    const std::string why = sd.wait_ready();
+    INFO(why);
+    REQUIRE(why.empty());
+    std::string note;
+    auto q = speech::open_speech("speechd", "unix_socket:" + sd.socket().string(), note);
+    REQUIRE(q);
+    REQUIRE(*q);
+    // Each utterance handed to speech-dispatcher before the next (flush): eboardd's own queue
+    // never drops one here; what speech-dispatcher says is up to the menu's connection.
+    auto say = [&](const std::string& text, bool menu) {
+        speech::Utterance u{text, "de"};
+        u.menu = menu;
+        (*q)->say(std::move(u));
+        (*q)->flush();
+    };
+    say("Bauer Eva vier", false); // a move made: being said while the player presses on
+    for (const char* rank : {"Reihe eins: leer", "Reihe zwei: leer", "Reihe drei: leer",
+                             "Reihe vier: Eva vier, weißer Bauer"})
+        say(rank, true);
+    say("Springer Felix drei", false); // the next move made, queued behind the last scan
+    CHECK((*q)->failures() == 0);
+    // The module speaks one message after the other, the next move last: done when its text
+    // is there. (20 s is a bound, not a wait.)
+    std::multiset<std::string> said;
+    for (std::size_t n = 3; n <= 6 && !said.count("Springer Felix drei"); ++n) {
+        said.clear();
+        for (auto f : test::wait_for_files(sd.out(), ".wav", n, 20s)) {
+            f.replace_extension(".txt");
+            said.insert(test::slurp(f));
+        }
+    }
+    for (const auto& t : said) UNSCOPED_INFO(t);
+    CHECK(said.count("Bauer Eva vier") == 1);
+    CHECK(said.count("Springer Felix drei") == 1);
+    CHECK(said.count("Reihe vier: Eva vier, weißer Bauer") == 1);
+    // The first scans were cancelled while the move before them was still being said (the
+    // module takes far longer per message than the four requests together).
+    CHECK(said.size() < 6);
 }
