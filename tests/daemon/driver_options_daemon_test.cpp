@@ -14,7 +14,6 @@
 
 using namespace eboard;
 using namespace eboard::test;
-namespace fs = std::filesystem;
 
 namespace {
 
