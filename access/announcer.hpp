@@ -36,7 +36,6 @@ struct Spoken {
     std::string text;
     std::string_view language; ///< Words::language of the vocabulary
     bool important = false;
-    bool menu = false; ///< said from the clock's button menu (speech::Utterance::menu)
 };
 
 /// The speech of one board's game.

@@ -101,10 +101,10 @@ SpeechSink::Board* SpeechSink::find(const std::string& name) {
     return nullptr;
 }
 
-void SpeechSink::say(const access::Spoken& s) {
+void SpeechSink::say(const access::Spoken& s, const std::string& menu_of) {
     if (!queue_ || s.text.empty()) return;
     speech::Utterance u{s.text, std::string(s.language), s.important};
-    u.menu = s.menu;
+    u.menu = menu_of;
     queue_->say(std::move(u));
 }
 
@@ -209,8 +209,19 @@ Expected<access::Spoken> SpeechSink::info(const std::string& board, const std::s
     return s;
 }
 
+std::string SpeechSink::answering_board(const std::string& board) {
+    const Board* b = find(board);
+    for (const Pair& p : pairs_)
+        if (b != nullptr && find(p.sighted) == b && !(clock_now_ && clock_now_(p.tactile)))
+            return p.tactile;
+    for (const auto& [name, candidate] : boards_)
+        if (&candidate == b) return name;
+    return {};
+}
+
 void SpeechSink::clock_button(const std::string& board, int button, std::int64_t at_ms) {
-    Board* b = find(board);
+    const std::string name = answering_board(board);
+    Board* b = find(name);
     if (!b) return;
     const auto reply = b->menu.press(button, at_ms, b->announcer.position());
     if (!reply) return;
@@ -221,8 +232,7 @@ void SpeechSink::clock_button(const std::string& board, int button, std::int64_t
     } else {
         s = b->announcer.prompt(reply->prompt);
     }
-    s.menu = reply->menu;
-    say(s);
+    say(s, reply->menu ? name : std::string());
 }
 
 } // namespace eboard::daemon

@@ -55,10 +55,11 @@ class SpeechSink {
                                                 const std::string& request);
 
     /// A DGT3000 button 0..4 pressed at `board` at `at_ms` (the driver's time of the press;
-    /// not while the buttons choose a promotion piece): the board's button menu
-    /// (access/button_menu.hpp) decides what is said - an answer, or a menu prompt; what is
-    /// said from within the menu is marked so that a newer menu utterance drops it while it
-    /// still waits in the speech queue.
+    /// not while the buttons choose a promotion piece): the button menu (access/button_menu.hpp)
+    /// of the board it serves (the tactile board for the one clock of a two-board game, see
+    /// answering_board) decides what is said - an answer, or a menu prompt; what is said from
+    /// within the menu is marked with that board so that its newer menu utterance drops it
+    /// while it still waits in the speech queue.
     void clock_button(const std::string& board, int button, std::int64_t at_ms);
 
     /// The speech output (nullptr with --speech none), for benchmarks and tests.
@@ -84,7 +85,13 @@ class SpeechSink {
 
     SpeechSink(const Config& config, Publish publish);
     Board* find(const std::string& name);
-    void say(const access::Spoken& s);
+    /// Queues `s`; `menu_of` names the board whose button menu said it (speech::Utterance::menu).
+    void say(const access::Spoken& s, const std::string& menu_of = {});
+    /// The board whose player a clock button at `board` (name or URI) serves: in a two-board
+    /// game (D.2.9) whose tactile board has no clock report of its own, the one clock is the
+    /// visually impaired player's (D.2.6), so its buttons answer at the tactile board (its menu,
+    /// its language); otherwise `board` itself. By name; "" when unknown.
+    std::string answering_board(const std::string& board);
     void pair_moved(const std::string& board, int ply, const std::string& fen);
     /// Gives `b` (asked for as `asked`) what the clock shows now: its own clock's latest
     /// report, else, in a two-board game, the other board's (one clock serves both boards).

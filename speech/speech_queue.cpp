@@ -24,7 +24,8 @@ void SpeechQueue::say(Utterance u) {
     {
         std::lock_guard lock(mutex_);
         // A player stepping through the button menu wants the latest answer, not a backlog.
-        if (u.menu) std::erase_if(queue_, [](const Utterance& q) { return q.menu; });
+        if (!u.menu.empty())
+            std::erase_if(queue_, [&u](const Utterance& q) { return q.menu == u.menu; });
         queue_.push_back(std::move(u));
     }
     wake_.notify_one();

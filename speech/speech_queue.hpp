@@ -24,12 +24,13 @@ struct Utterance {
     bool important = false; ///< alerts: speech-dispatcher priority "important"
     /// When the event that caused it happened (steady clock); for the latency figures.
     std::chrono::steady_clock::time_point caused_at = std::chrono::steady_clock::now();
-    /// Said from the clock's button menu (access/button_menu.hpp): a newer menu utterance
-    /// drops this one while it still waits in the queue (a player stepping through ranks
-    /// hears the rank he stopped at, not a backlog of stale scans); speech-dispatcher, which
-    /// queues on its own, also cancels the menu's earlier speech (speechd.cpp). Never set on
-    /// moves, alerts or other answers: those are never dropped.
-    bool menu = false;
+    /// Said from the clock's button menu (access/button_menu.hpp) of this board (its name;
+    /// empty: not a menu utterance): a newer menu utterance of the same board drops this one
+    /// while it still waits in the queue (a player stepping through ranks hears the rank he
+    /// stopped at, not a backlog of stale scans); speech-dispatcher, which queues on its own,
+    /// also cancels that menu's earlier speech (speechd.cpp). Another board's menu never drops
+    /// it. Never set on moves, alerts or other answers: those are never dropped.
+    std::string menu = {};
 };
 
 /// A speech synthesizer. Called from one worker thread only.
@@ -60,8 +61,8 @@ class SpeechQueue {
     SpeechQueue(const SpeechQueue&) = delete;
     SpeechQueue& operator=(const SpeechQueue&) = delete;
 
-    /// Queues `u` and returns at once. A menu utterance first drops the menu utterances still
-    /// queued (not yet handed to the synthesizer); the rest keep their order.
+    /// Queues `u` and returns at once. A menu utterance first drops its board's menu
+    /// utterances still queued (not yet handed to the synthesizer); the rest keep their order.
     void say(Utterance u);
     /// Blocks until every utterance queued so far was handed to the synthesizer.
     void flush();

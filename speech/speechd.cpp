@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <libspeechd.h>
+#include <map>
+#include <string>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <system_error>
@@ -43,9 +45,9 @@ Expected<SPDConnectionAddress> parse_address(const std::string& text, std::strin
                  "' (unix_socket:PATH or inet_socket:HOST:PORT)"};
 }
 
-/// A connection named `name` ("main", "menu") to the speech-dispatcher at `address` ("" =
+/// A connection named `name` ("main", "menu:BOARD") to the speech-dispatcher at `address` ("" =
 /// libspeechd's default).
-Expected<SPDConnection*> connect(const std::string& address, const char* name) {
+Expected<SPDConnection*> connect(const std::string& address, const std::string& name) {
     std::string host;
     SPDConnectionAddress parsed{};
     const SPDConnectionAddress* a = nullptr;
@@ -62,9 +64,10 @@ Expected<SPDConnection*> connect(const std::string& address, const char* name) {
         a = owned;
     }
     char* err = nullptr;
-    SPDConnection* c = a == nullptr ? nullptr
-                                    : spd_open2("eboardd", name, nullptr, SPD_MODE_SINGLE, a,
-                                                /*autospawn=*/0, &err);
+    SPDConnection* c = a == nullptr
+                           ? nullptr
+                           : spd_open2("eboardd", name.c_str(), nullptr, SPD_MODE_SINGLE, a,
+                                       /*autospawn=*/0, &err);
     if (owned != nullptr) SPDConnectionAddress__free(owned);
     if (c == nullptr) {
         std::string why = err != nullptr ? err : "no address";
@@ -90,19 +93,21 @@ struct Link {
     std::string language;
 };
 
-/// Two connections: "main" for moves, alerts and answers, "menu" (opened at the first menu
-/// utterance) for the clock's button menu. speech-dispatcher takes each message at once and
-/// queues it itself, so the speech queue's drop of stale menu utterances rarely finds one;
-/// on its own connection a new menu utterance first cancels what the menu still says or has
-/// queued there (spd_cancel acts on one connection's messages), never a move or an alert.
+/// Connections: "main" for moves, alerts and answers, and one per board whose clock's button
+/// menu spoke ("menu:BOARD", opened at its first menu utterance). speech-dispatcher takes each
+/// message at once and queues it itself, so the speech queue's drop of stale menu utterances
+/// rarely finds one; on its own connection a new menu utterance first cancels what that menu
+/// still says or has queued there (spd_cancel acts on one connection's messages), never a
+/// move, an alert or another board's menu.
 class SpeechdSynthesizer final : public Synthesizer {
   public:
     SpeechdSynthesizer(SPDConnection* c, std::string address) : address_(std::move(address)) {
         main_.c = c;
     }
     ~SpeechdSynthesizer() override {
-        for (Link* l : {&main_, &menu_})
-            if (l->c != nullptr) spd_close(l->c);
+        if (main_.c != nullptr) spd_close(main_.c);
+        for (auto& entry : menus_)
+            if (entry.second.c != nullptr) spd_close(entry.second.c);
     }
     SpeechdSynthesizer(const SpeechdSynthesizer&) = delete;
     SpeechdSynthesizer& operator=(const SpeechdSynthesizer&) = delete;
@@ -112,12 +117,12 @@ class SpeechdSynthesizer final : public Synthesizer {
     /// Says `u`; when the connection broke (speech-dispatcher restarted), connects again once
     /// and repeats the request.
     bool speak(const Utterance& u) override {
-        Link& link = u.menu ? menu_ : main_;
+        Link& link = u.menu.empty() ? main_ : menus_[u.menu];
         if (link.c != nullptr && request(link, u)) return true;
         if (link.c != nullptr) spd_close(link.c);
         link.c = nullptr;
         link.language.clear();
-        auto c = connect(address_, u.menu ? "menu" : "main");
+        auto c = connect(address_, u.menu.empty() ? "main" : "menu:" + u.menu);
         if (!c) {
             error_ = c.error().message;
             return false;
@@ -138,7 +143,7 @@ class SpeechdSynthesizer final : public Synthesizer {
             link.language = u.language;
         }
         // The menu's connection: what it still says or has queued is stale now.
-        if (u.menu && spd_cancel(link.c) != 0) {
+        if (!u.menu.empty() && spd_cancel(link.c) != 0) {
             error_ = "speech-dispatcher did not cancel the menu's speech (connection lost?)";
             link.language.clear();
             return false;
@@ -153,7 +158,8 @@ class SpeechdSynthesizer final : public Synthesizer {
         return true;
     }
 
-    Link main_, menu_;
+    Link main_;
+    std::map<std::string, Link> menus_; ///< by board name
     std::string address_;
     std::string error_;
 };

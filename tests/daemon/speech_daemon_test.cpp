@@ -140,7 +140,8 @@ TEST_CASE("D.2.10.4 INFO clocks and clock button 0 say what the clock shows now,
     CHECK(position.out == access::position_text(after_e4, access::Vocabulary::French) + "\n");
     CHECK(run_command(ctl + "rank 9 2>/dev/null").status == 1);
 
-    // Button 0 of the sighted board's DGT3000: both clocks, live, spoken (in English there).
+    // Button 0 of the sighted board's DGT3000, the game's one clock: the visually impaired
+    // player's (D.2.6), so both clocks, live, are said at the tactile board, in French.
     // Said so far: e4 at both boards, the two INFO clocks and the position.
     REQUIRE(wait_for_files(wav, ".txt", 5, std::chrono::seconds(20)).size() == 5);
     const ojson before = clock_of(socket, "s");
@@ -149,10 +150,11 @@ TEST_CASE("D.2.10.4 INFO clocks and clock button 0 say what the clock shows now,
     REQUIRE(files.size() == 6);
     const ojson after = clock_of(socket, "s");
     const std::string button = slurp(files.back());
-    CHECK(button.rfind("en\t", 0) == 0);
-    CHECK(button != "en\t" + access::clocks_text(white, black, access::Vocabulary::English) + "\n");
-    CHECK((button == "en\t" + access::clocks_text(before["white_ms"], before["black_ms"], access::Vocabulary::English) + "\n" ||
-           button == "en\t" + access::clocks_text(after["white_ms"], after["black_ms"], access::Vocabulary::English) + "\n"));
+    const auto french = access::Vocabulary::French;
+    CHECK(button.rfind("fr\t", 0) == 0);
+    CHECK(button != "fr\t" + access::clocks_text(white, black, french) + "\n");
+    CHECK((button == "fr\t" + access::clocks_text(before["white_ms"], before["black_ms"], french) + "\n" ||
+           button == "fr\t" + access::clocks_text(after["white_ms"], after["black_ms"], french) + "\n"));
     CHECK(d.stop() == 0);
 }
 

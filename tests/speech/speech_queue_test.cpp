@@ -58,10 +58,14 @@ struct HeldQueue {
         hold->changed.notify_all();
     }
 
-    /// Queues `text` (a menu utterance or not).
+    /// Queues `text`: a menu utterance of board t, or not one.
     void say(const std::string& text, bool menu, bool important = false) {
+        say_from(text, menu ? "t" : "", important);
+    }
+    /// Queues `text` as said by board `menu_of`'s button menu ("" = not a menu utterance).
+    void say_from(const std::string& text, const std::string& menu_of, bool important = false) {
         speech::Utterance u{text, "de", important};
-        u.menu = menu;
+        u.menu = menu_of;
         queue.say(std::move(u));
     }
     /// Waits until the synthesizer holds the first utterance.
@@ -106,6 +110,16 @@ TEST_CASE("D.2.10.4 a new menu utterance drops the queued menu utterances, never
         q.say("Feld", true);
         q.say("Reihe", true);
         CHECK(q.release() == std::vector<std::string>{"Menü, Stellung", "Reihe"});
+    }
+    SECTION("one board's menu never drops another board's") {
+        q.say("Bauer Eva vier", false);
+        q.wait_held();
+        q.say_from("Reihe drei: leer", "t");
+        q.say_from("Linie Anna: Anna eins, weißer Turm", "u");
+        q.say_from("Reihe vier: Eva vier, weißer Bauer", "t");
+        CHECK(q.release() == std::vector<std::string>{"Bauer Eva vier",
+                                                      "Linie Anna: Anna eins, weißer Turm",
+                                                      "Reihe vier: Eva vier, weißer Bauer"});
     }
     SECTION("ordinary utterances queue behind each other, none dropped") {
         q.say("Bauer Eva vier", false);

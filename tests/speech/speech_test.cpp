@@ -183,22 +183,25 @@ TEST_CASE("D.2.10.4 speech-dispatcher: a new menu utterance cancels the menu's s
     REQUIRE(*q);
     // Each utterance handed to speech-dispatcher before the next (flush): eboardd's own queue
     // never drops one here; what speech-dispatcher says is up to the menu's connection.
-    auto say = [&](const std::string& text, bool menu) {
+    auto say = [&](const std::string& text, const std::string& menu_of) {
         speech::Utterance u{text, "de"};
-        u.menu = menu;
+        u.menu = menu_of;
         (*q)->say(std::move(u));
         (*q)->flush();
     };
-    say("Bauer Eva vier", false); // a move made: being said while the player presses on
+    say("Bauer Eva vier", ""); // a move made: being said while the player presses on
     for (const char* rank : {"Reihe eins: leer", "Reihe zwei: leer", "Reihe drei: leer",
                              "Reihe vier: Eva vier, weißer Bauer"})
-        say(rank, true);
-    say("Springer Felix drei", false); // the next move made, queued behind the last scan
+        say(rank, "t");
+    // Another board's menu (a second tactile board): its own connection, it cancels nothing
+    // of board t's.
+    say("Linie Anna: Anna eins, weißer Turm", "u");
+    say("Springer Felix drei", ""); // the next move made, queued behind the last scan
     CHECK((*q)->failures() == 0);
     // The module speaks one message after the other, the next move last: done when its text
     // is there. (20 s is a bound, not a wait.)
     std::multiset<std::string> said;
-    for (std::size_t n = 3; n <= 6 && !said.count("Springer Felix drei"); ++n) {
+    for (std::size_t n = 4; n <= 7 && !said.count("Springer Felix drei"); ++n) {
         said.clear();
         for (auto f : test::wait_for_files(sd.out(), ".wav", n, 20s)) {
             f.replace_extension(".txt");
@@ -209,7 +212,8 @@ TEST_CASE("D.2.10.4 speech-dispatcher: a new menu utterance cancels the menu's s
     CHECK(said.count("Bauer Eva vier") == 1);
     CHECK(said.count("Springer Felix drei") == 1);
     CHECK(said.count("Reihe vier: Eva vier, weißer Bauer") == 1);
+    CHECK(said.count("Linie Anna: Anna eins, weißer Turm") == 1);
     // The first scans were cancelled while the move before them was still being said (the
     // module takes far longer per message than the four requests together).
-    CHECK(said.size() < 6);
+    CHECK(said.size() < 7);
 }
