@@ -387,6 +387,8 @@ void Daemon::reload() {
     config_.site = fresh->site;
     config_.rules = fresh->rules;
     config_.time_control = fresh->time_control;
+    if (fresh->driver_options != config_.driver_options) // kept, as a board's own (below)
+        log_notice("SIGHUP: driver-options apply at the next start, not now");
     for (auto& board : boards_) {
         // A board keeps its URI; its section's tags and options, or the global ones, apply
         // to its next game.

@@ -172,3 +172,32 @@ TEST_CASE("driver-options: a configured Millennium orientation wins over the lea
     CHECK(at != std::string::npos);
     CHECK(err.find(says, at + 1) == std::string::npos);
 }
+
+TEST_CASE("driver-options: a SIGHUP keeps the options the driver was opened with, and refuses a bad one") {
+    TempDir dir("eboardd-drvopts-hup");
+    const std::string board = "[board.d]\nuri = emu-dgt\n";
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, board + "driver-options = update-mode=update\n"));
+    Process& d = eboardd.process;
+    EventLog log(d);
+    REQUIRE(log.wait_for("BOARD", "d", [](const ojson& e) { return e.value("state", "") == "connected"; }).is_object());
+    const std::string conf = (dir.path / "eboardd.conf").string();
+    // Changed options: the file is reloaded, the options wait for the next start (said so).
+    std::ofstream(conf) << "driver-options = orientation=rotated\n" << board << "driver-options = update-mode=nice\n";
+    d.signal(SIGHUP);
+    CHECK(eboardd.notify.wait_for("RELOADING=1"));
+    CHECK(eboardd.notify.wait_for("READY=1"));
+    // A misspelt key: the file is not applied at all.
+    std::ofstream(conf) << board << "driver-options = update-mod=nice\n";
+    d.signal(SIGHUP);
+    CHECK(eboardd.notify.wait_for("RELOADING=1"));
+    CHECK(eboardd.notify.wait_for("READY=1"));
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
+    const std::string err = slurp(dir.path / "stderr");
+    INFO(err);
+    CHECK(err.find("SIGHUP: driver-options apply at the next start, not now") != std::string::npos);
+    CHECK(err.find("SIGHUP: board d: driver-options apply at the next start, not now") != std::string::npos);
+    CHECK(err.find("SIGHUP: configuration not reloaded: " + conf +
+                   ": board d: driver-options: unknown option 'update-mod' (dgt knows: orientation, update-mode,") !=
+          std::string::npos);
+}
