@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "daemon/driver_options.hpp"
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
 #include "drivers/core/device_waiter.hpp"
@@ -43,10 +44,7 @@ std::vector<std::string> square_names(Bitboard b) {
 // object, which does no I/O when created. On a board without one a move is completed by the
 // next move, as with --clock none (interfaces.md).
 bool driver_has_clock(const std::string& uri) {
-    std::string name = uri.substr(0, uri.find(':'));
-    if (name.rfind("emu-", 0) == 0) name.erase(0, 4);
-    if (const auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);
-    const drivers::DriverInfo* info = drivers::find_driver(name);
+    const drivers::DriverInfo* info = drivers::find_driver(uri_driver(uri));
     if (!info) return true;
     const auto driver = info->create({});
     return !driver || driver->clock() != nullptr;
