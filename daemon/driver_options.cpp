@@ -1,29 +1,21 @@
 #include "daemon/driver_options.hpp"
 
+#include "rules/text.hpp"
+
 namespace eboard::daemon {
-
-namespace {
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
-} // namespace
 
 Expected<DriverParams> parse_driver_options(std::string_view text) {
     DriverParams params;
-    if (trimmed(text).empty()) return params;
+    if (trim_blanks(text).empty()) return params;
     for (std::size_t at = 0; at <= text.size();) {
         std::size_t end = text.find(',', at);
         if (end == std::string_view::npos) end = text.size();
-        const std::string_view item = trimmed(text.substr(at, end - at));
+        const std::string_view item = trim_blanks(text.substr(at, end - at));
         const auto eq = item.find('=');
-        const std::string_view key = eq == std::string_view::npos ? item : trimmed(item.substr(0, eq));
+        const std::string_view key = eq == std::string_view::npos ? item : trim_blanks(item.substr(0, eq));
         if (eq == std::string_view::npos || key.empty())
             return Error{"'" + std::string(item) + "' is not KEY=VALUE"};
-        if (!params.emplace(std::string(key), std::string(trimmed(item.substr(eq + 1)))).second)
+        if (!params.emplace(std::string(key), std::string(trim_blanks(item.substr(eq + 1)))).second)
             return Error{"'" + std::string(key) + "' is given twice"};
         at = end + 1;
     }

@@ -1,18 +1,14 @@
 // The key table of the profile format (docs/profiles.md): value syntax per type.
 #include "rules/profile_keys.hpp"
 
+#include "rules/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
 
 namespace eboard::profile_detail {
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 /// A member of Profile, possibly nested (Profile::articles then Articles::flag).
 template <auto... Ms>
@@ -132,7 +128,7 @@ std::optional<ValueError> for_each_item(std::string_view v, F item) {
         const std::size_t comma = v.find(',', start);
         const std::string_view raw = v.substr(
             start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-        const std::string_view t = trim(raw);
+        const std::string_view t = trim_blanks(raw);
         const std::size_t offset =
             start + static_cast<std::size_t>(t.empty() ? 0 : t.data() - raw.data());
         if (t.empty()) return ValueError{"empty list item (write none for an empty list)", offset};
@@ -232,7 +228,7 @@ std::optional<ValueError> parse_range(Profile& p, std::string_view v) {
     r.high_inclusive = v.back() == ']';
     const std::string_view lo_raw = v.substr(1, comma - 1);
     const std::string_view hi_raw = v.substr(comma + 1, v.size() - comma - 2);
-    const std::string_view lo = trim(lo_raw), hi = trim(hi_raw);
+    const std::string_view lo = trim_blanks(lo_raw), hi = trim_blanks(hi_raw);
     const auto offset_of = [&v](std::string_view part) {
         return static_cast<std::size_t>(part.data() - v.data());
     };
