@@ -110,10 +110,7 @@ const DriverRegistration registration{DriverInfo{
         return std::make_unique<CertaboDriver>(std::move(opt.value()));
     },
     with_calibration(line::line_options()),
-    [](const DriverOptions& o) -> Expected<bool> {
-        if (auto opt = CertaboOptions::from_params(o); !opt) return opt.error();
-        return true;
-    },
+    check_by(&CertaboOptions::from_params),
 }};
 
 } // namespace

@@ -220,10 +220,7 @@ const DriverRegistration registration{DriverInfo{
          "auto (default): picochess's rule on every position; rotated: white at the board's rank-8 edge"},
         {"write-spacing-ms", "MS", "least time between two writes to the board (default 200)"},
     },
-    [](const DriverOptions& o) -> Expected<bool> {
-        if (auto opt = ChessnutOptions::from_params(o); !opt) return opt.error();
-        return true;
-    },
+    check_by(&ChessnutOptions::from_params),
 }};
 
 } // namespace

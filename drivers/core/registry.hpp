@@ -86,6 +86,16 @@ struct DriverInfo {
     [[nodiscard]] const ModelInfo* model(std::string_view name) const;
 };
 
+/// A DriverInfo::check from the driver's options reader (`parse(options)` returns an Expected
+/// of the driver's options struct, e.g. DgtOptions::from_params): its error, else true.
+template <typename Parse>
+[[nodiscard]] std::function<Expected<bool>(const DriverOptions&)> check_by(Parse parse) {
+    return [parse](const DriverOptions& o) -> Expected<bool> {
+        if (auto parsed = parse(o); !parsed) return parsed.error();
+        return true;
+    };
+}
+
 /// The declared option `name` of `driver`, nullptr if it declares none of that name.
 [[nodiscard]] const OptionInfo* find_option(const DriverInfo& driver, std::string_view name);
 

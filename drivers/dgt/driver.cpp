@@ -369,10 +369,7 @@ const DriverRegistration registration{DriverInfo{
         {"ack-timeout-ms", "MS", "a clock command not acknowledged in this time is sent again (default 2000)"},
         {"startup-delay-ms", "MS", "quiet time after the device opens before the first command (default 300)"},
     },
-    [](const DriverOptions& o) -> Expected<bool> {
-        if (auto opt = DgtOptions::from_params(o); !opt) return opt.error();
-        return true;
-    },
+    check_by(&DgtOptions::from_params),
 }};
 
 } // namespace

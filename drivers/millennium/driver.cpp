@@ -383,10 +383,7 @@ const DriverRegistration registration{DriverInfo{
         {"startup-delay-ms", "MS", "quiet time after the device opens before the first V (default 100)"},
         {"reply-timeout-ms", "MS", "a command not answered in this time is sent again (default 1000)"},
     },
-    [](const DriverOptions& o) -> Expected<bool> {
-        if (auto opt = MillenniumOptions::from_params(o); !opt) return opt.error();
-        return true;
-    },
+    check_by(&MillenniumOptions::from_params),
 }};
 
 } // namespace

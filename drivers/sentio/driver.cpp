@@ -32,10 +32,9 @@ const DriverRegistration registration{DriverInfo{
         return std::make_unique<SentioDriver>(opt.value());
     },
     line::line_options(),
-    [](const DriverOptions& o) -> Expected<bool> {
-        if (auto opt = line::LineOptions::from_params(o, SentioDriver::defaults()); !opt) return opt.error();
-        return true;
-    },
+    check_by([](const DriverOptions& o) {
+        return line::LineOptions::from_params(o, SentioDriver::defaults());
+    }),
 }};
 
 } // namespace
