@@ -173,14 +173,6 @@ Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& pars
     return boards;
 }
 
-// Every board's driver options against its driver's list and validation (driver_options.hpp):
-// a misspelt key or a bad value is an error of the configuration, even for an unplugged board.
-Expected<bool> check_driver_options(const Config& c) {
-    for (const auto& b : c.boards)
-        if (auto ok = configured_driver_options(c, b); !ok) return ok.error();
-    return true;
-}
-
 Expected<po::parsed_options> parse_file_text(const std::string& text, const std::string& origin,
                                              const po::options_description& desc) {
     std::istringstream in(text);

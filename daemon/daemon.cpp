@@ -301,8 +301,7 @@ Expected<bool> Daemon::open() {
         log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
                     "under the FIDE Laws the arbiter acts once it is completed (7.5.1)");
     // A misspelt driver option or a bad value stops eboardd here, also for a board not plugged in.
-    for (const auto& b : config_.boards)
-        if (auto ok = configured_driver_options(config_, b); !ok) return ok.error();
+    if (auto ok = check_driver_options(config_); !ok) return ok.error();
     for (const auto& b : config_.boards) add_board(b);
     reopen_attached();
     // Unfinished games resume on their boards (after a crash or a restart).

@@ -41,6 +41,12 @@ Expected<DriverParams> configured_driver_options(const Config& config, const Boa
     return params;
 }
 
+Expected<bool> check_driver_options(const Config& config) {
+    for (const auto& b : config.boards)
+        if (auto ok = configured_driver_options(config, b); !ok) return ok.error();
+    return true;
+}
+
 drivers::DriverOptions merge_driver_options(drivers::DriverOptions learned, const DriverParams& configured,
                                             DriverParams& overridden) {
     for (const auto& [key, value] : configured) {

@@ -32,6 +32,10 @@ namespace eboard::daemon {
 /// A URI of an unknown driver has nothing to check here (its error comes from the URI's check).
 [[nodiscard]] Expected<DriverParams> configured_driver_options(const Config& config, const BoardConfig& board);
 
+/// configured_driver_options() for every board of `config`: the first error. A misspelt key or
+/// a bad value is an error of the configuration, even for a board not plugged in.
+[[nodiscard]] Expected<bool> check_driver_options(const Config& config);
+
 /// The options a board's driver is opened with: `learned` (what the store gives back,
 /// board_settings.hpp) with `configured` over it. `overridden` gets key -> learnt value where
 /// both give a key with different values (the configured value is taken).
