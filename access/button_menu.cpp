@@ -33,6 +33,10 @@ MenuReply ButtonMenu::prompt(std::string text) const {
     return MenuReply{std::nullopt, std::move(text), true};
 }
 
+MenuReply ButtonMenu::file_prompt() const {
+    return prompt(std::string(words(vocabulary_).file[static_cast<std::size_t>(file_)]));
+}
+
 std::string ButtonMenu::item_name() const {
     const Words& w = words(vocabulary_);
     switch (item_) {
@@ -58,7 +62,7 @@ std::optional<MenuReply> ButtonMenu::choose(const Position& current) {
         return MenuReply{request(InfoRequest::Kind::Position, 0), {}, true};
     case Item::Square:
         level_ = Level::FileChoice;
-        return prompt(std::string(words(vocabulary_).file[static_cast<std::size_t>(file_)]));
+        return file_prompt();
     case Item::Rank:
         level_ = Level::Rank;
         return MenuReply{request(InfoRequest::Kind::Rank, rank_), {}, true};
@@ -77,7 +81,6 @@ std::optional<MenuReply> ButtonMenu::press(int button, std::int64_t at_ms,
     last_ms_ = at_ms;
     const Words& w = words(vocabulary_);
     const int by = direction(button);
-    const std::string file_name(w.file[static_cast<std::size_t>(file_)]);
     switch (level_) {
     case Level::Closed:
         if (button != kKeyOk) return MenuReply{info_request_for_button(button), {}, false};
@@ -116,11 +119,11 @@ std::optional<MenuReply> ButtonMenu::press(int button, std::int64_t at_ms,
                 request(InfoRequest::Kind::Square, 0, Square::at(file_, rank_)), {}, true};
         }
         file_ = step(file_, by, 8); // run: by 0, the file again
-        return prompt(std::string(w.file[static_cast<std::size_t>(file_)]));
+        return file_prompt();
     case Level::SquareWalk:
         if (button == kKeyBack) {
             level_ = Level::FileChoice;
-            return prompt(file_name);
+            return file_prompt();
         }
         rank_ = step(rank_, by, 8); // run and ok: by 0, the square again
         return MenuReply{request(InfoRequest::Kind::Square, 0, Square::at(file_, rank_)), {}, true};

@@ -68,6 +68,8 @@ class ButtonMenu {
 
   private:
     [[nodiscard]] MenuReply prompt(std::string text) const;
+    /// The name of the file in hand ("Eva"), as a prompt.
+    [[nodiscard]] MenuReply file_prompt() const;
     [[nodiscard]] std::string item_name() const;
     [[nodiscard]] std::optional<MenuReply> choose(const Position& current);
 
