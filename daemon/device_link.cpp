@@ -441,6 +441,10 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
         out.player = color_name(a.player);
     if ((a.kind == AlertKind::IllegalMove || a.kind == AlertKind::PositionMismatch) && game)
         out.fen = game->position().fen(); // the position to restore
+    if (a.earlier_ply >= 0) {         // the board shows an earlier position: the arbiter decides
+        out.earlier_ply = a.earlier_ply + ply_offset_;
+        out.earlier_fen = a.earlier_fen;
+    }
     if (a.kind == AlertKind::IllegalMove) {
         out.count = a.count;
         if (!a.penalty.empty()) out.penalty = a.penalty;

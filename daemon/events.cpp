@@ -93,6 +93,8 @@ Expected<Event> alert_from_json(const json& j) {
     a.player = opt_string(j, "player");
     a.result = opt_string(j, "result");
     a.fen = opt_string(j, "fen");
+    if (auto p = j.find("earlier_ply"); p != j.end() && p->is_number_integer()) a.earlier_ply = p->get<int>();
+    a.earlier_fen = opt_string(j, "earlier_fen");
     return Event{a};
 }
 
@@ -151,6 +153,8 @@ json to_json(const Event& event) {
                 if (!e.squares.empty()) j["squares"] = e.squares;
                 if (!e.result.empty()) j["result"] = e.result;
                 if (!e.fen.empty()) j["fen"] = e.fen;
+                if (e.earlier_ply) j["earlier_ply"] = *e.earlier_ply;
+                if (!e.earlier_fen.empty()) j["earlier_fen"] = e.earlier_fen;
                 return j;
             },
             [](const ResultEvent& e) {

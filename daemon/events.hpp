@@ -92,6 +92,10 @@ struct AlertEvent {
     std::string result;
     /// illegal_move, position_mismatch: the game's position the board should show (FEN).
     std::string fen;
+    /// illegal_move, position_mismatch: the board shows the game's earlier position after this
+    /// ply (0 = the start), whose FEN is `earlier_fen`; only the arbiter takes moves back.
+    std::optional<int> earlier_ply;
+    std::string earlier_fen;
 };
 
 /// The game's result: at once when a rule ends it, or on a command; `confirmed` per Art. 8.7.

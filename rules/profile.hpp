@@ -180,6 +180,11 @@ struct Profile {
 
     // Other edition differences.
     bool next_move_completes = false; ///< `game.next-move-completes`: [23] 6.2.1
+    /// `game.players-take-back`: the players may take back the last move (one ply) without
+    /// the arbiter, by setting the board back (casual and training games; no FIDE edition
+    /// allows it). No: only the arbiter's TAKEBACK or SET_POSITION deletes a completed move,
+    /// and a board that shows an earlier position of the game is an irregularity (7.4, 7.5.1).
+    bool players_take_back = false;
     bool resignation_draw_if_cannot_mate =
         false;                      ///< `game.resignation-draw-if-cannot-mate`: [23] 5.1.2
     int agreement_min_moves = 0;    ///< `game.agreement-min-moves`: [23] 5.2.3 (1 each)

@@ -314,6 +314,7 @@ const std::vector<KeyDef>& key_table() {
         EB_KEY("flag.cannot-win-with", material, &P::flag_cannot_win_with),
         EB_ENUM("flag.both", kBothFlags, &P::both_flags),
         EB_KEY("game.next-move-completes", bool, &P::next_move_completes),
+        EB_KEY("game.players-take-back", bool, &P::players_take_back),
         EB_KEY("game.resignation-draw-if-cannot-mate", bool, &P::resignation_draw_if_cannot_mate),
         EB_KEY("game.agreement-min-moves", int, &P::agreement_min_moves),
         EB_KEY("quickplay.allowed", bool, &P::quickplay_allowed),

@@ -69,43 +69,35 @@ void Reconstructor::Impl::end_game(const std::string& result, Termination termin
     press_pending = false;
 }
 
+// The automatic ends and the claimable draws are the game line's (rules/game.hpp), under the
+// profile: checkmate 5.1.1 (mate prevailing on the 75th move or not, draw.automatic.mate-
+// prevails), stalemate 5.2.1, [23] 9.6.1/9.6.2, a dead position 5.2.2 by the per-move test;
+// repetitions of 9.2 under the profile's "same position" (repetition.castling).
 void Reconstructor::Impl::game_end_checks() {
-    const ReconRules& r = cfg.rules;
-    Color mover = ~pos->side_to_move();
-    std::string win = mover == Color::White ? "1-0" : "0-1";
-    if (pos->is_checkmate()) return end_game(win, Termination::Checkmate, "5.1.1");
-    if (pos->is_stalemate()) return end_game("1/2-1/2", Termination::Stalemate, "5.2.1");
-    int reps = 0;
-    for (const PlyRecord& h : hist)
-        if (h.key == pos->key()) ++reps;
-    if (r.automatic_repetitions > 0 && reps >= r.automatic_repetitions)
-        return end_game("1/2-1/2", Termination::FivefoldRepetition, r.article_fivefold);
-    if (r.automatic_moves > 0 && pos->halfmove_clock() >= 2 * r.automatic_moves)
-        return end_game("1/2-1/2", Termination::SeventyFiveMoves, r.article_75_moves);
-    if (mate_ability_per_move(*pos, Color::White) == MateAbility::Cannot &&
-        mate_ability_per_move(*pos, Color::Black) == MateAbility::Cannot)
-        return end_game("1/2-1/2", Termination::DeadPosition, r.article_dead);
+    const Profile& profile = cfg.rules.profile;
+    if (const Outcome& o = line->outcome(); o.ended())
+        return end_game(std::string(to_pgn(o.result)), o.termination, o.article);
     dead_suspicion();
     if (ended) return;
-    int ply = static_cast<int>(hist.size()) - 1;
-    if (reps >= r.claim_repetitions) {
+    const int ply = static_cast<int>(hist.size()) - 1;
+    if (const int reps = line->repetition_count(); reps >= profile.claim_repetitions) {
         AlertEvent a;
         a.kind = AlertKind::DrawClaimable;
-        a.article = "9.2";
+        a.article = profile.articles.threefold.empty() ? "9.2" : profile.articles.threefold;
         a.ply = ply;
         a.player = pos->side_to_move();
         a.count = reps;
         a.text = "the same position has appeared " + std::to_string(reps) + " times";
         alert(a);
     }
-    if (!fifty_alerted && pos->halfmove_clock() >= 2 * r.claim_moves) {
+    if (!fifty_alerted && line->claim_fifty_moves().valid) {
         fifty_alerted = true;
         AlertEvent a;
         a.kind = AlertKind::DrawClaimable;
-        a.article = "9.3";
+        a.article = profile.articles.fifty_moves.empty() ? "9.3" : profile.articles.fifty_moves;
         a.ply = ply;
         a.player = pos->side_to_move();
-        a.text = "the last " + std::to_string(r.claim_moves) +
+        a.text = "the last " + std::to_string(profile.claim_moves) +
                  " moves by each player were made without a pawn move or a capture";
         alert(a);
     }

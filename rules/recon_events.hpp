@@ -76,6 +76,12 @@ struct AlertEvent {
     std::string penalty;       ///< illegal_move: what the profile prescribes ("+2min", "loss", ...)
     Bitboard squares = 0;      ///< position_mismatch / illegal_move: squares that differ
     bool cleared = false;      ///< position_mismatch: the board matches the game again
+    /// illegal_move, position_mismatch: the board shows an earlier position of this game, the
+    /// one after ply `earlier_ply` (0 = the start position; -1 = none): set back by hand, or
+    /// an illegal move that recreates it. Never a takeback on the board's word alone
+    /// (ReconRules::players_take_back); the arbiter decides (TAKEBACK).
+    int earlier_ply = -1;
+    std::string earlier_fen;   ///< the FEN of that earlier position (empty when none)
 };
 
 /// A game starts (a start position set up) or ends.

@@ -8,6 +8,16 @@ namespace eboard {
 
 void Reconstructor::Impl::alert(AlertEvent a) {
     a.t_ms = now;
+    // An irregularity on a board that shows an earlier position of the game: say which, so that
+    // the arbiter can decide (a takeback is his command, never the board's word alone).
+    if ((a.kind == AlertKind::IllegalMove || (a.kind == AlertKind::PositionMismatch && !a.cleared)) &&
+        a.earlier_ply < 0 && pos) {
+        if (const std::optional<int> k = earlier_position()) {
+            a.earlier_ply = ply_base + *k;
+            a.earlier_fen = fen_after(*k);
+            a.text += "; the board shows the game's position after ply " + std::to_string(a.earlier_ply);
+        }
+    }
     a.ply += ply_base;
     out.emplace_back(std::move(a));
 }
@@ -91,6 +101,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     chess960_number = number;
     hist.clear();
     hist.push_back(record(Move::none(), false));
+    start_line();
     completed = 0;
     ply_base = 0;
     stood.reset();
@@ -217,8 +228,7 @@ void Reconstructor::Impl::evaluate() {
             promo_choice != PieceType::None && promo_choice != PieceType::Queen) {
             // The chosen piece is now on the square (4.4.4): the assumed queen was not it.
             Move old = hist.back().move;
-            pos->unmake_move();
-            hist.pop_back();
+            unplay_last();
             std::swap(succ, succ_prev);
             touches = saved_touches;
             make(Move::promotion(old.from(), old.to(), promo_choice), false, true);
@@ -262,8 +272,7 @@ bool Reconstructor::Impl::replace_last(std::optional<Move> with) {
     if (hist.size() < 2) return false;
     Move old = hist.back().move;
     bool old_assumed = hist.back().promotion_assumed;
-    pos->unmake_move();
-    hist.pop_back();
+    unplay_last();
     std::swap(succ, succ_prev);
     bool assumed = false;
     std::optional<Move> m = with ? with : find_move(*pos, succ, &assumed);
@@ -316,6 +325,7 @@ void Reconstructor::Impl::make(Move m, bool assumed, bool replaces) {
     std::swap(succ_prev, succ);
     pos->make_move(m);
     hist.push_back(record(m, assumed));
+    line_play(m);
     successors(*pos, succ);
     ev.fen = pos->fen();
     out.emplace_back(std::move(ev));
@@ -364,10 +374,7 @@ void Reconstructor::Impl::complete_all(Color by, Completion how) {
 
 void Reconstructor::Impl::takeback(int ply) {
     int made = static_cast<int>(hist.size()) - 1;
-    for (; made > ply; --made) {
-        pos->unmake_move();
-        hist.pop_back();
-    }
+    for (; made > ply; --made) unplay_last();
     completed = std::min(completed, ply);
     successors(*pos, succ);
     succ_prev.clear();
@@ -381,10 +388,52 @@ void Reconstructor::Impl::takeback(int ply) {
     press_pending = false;
     await_restore = false;
     illegal_episode = false;
-    if (pos->halfmove_clock() < 2 * cfg.rules.claim_moves) fifty_alerted = false;
+    if (!line->claim_fifty_moves().valid) fifty_alerted = false;
     off_board = knocked = 0;
     set_mismatch_clear();
     out.emplace_back(TakebackEvent{now, ply_base + ply, pos->fen()});
+}
+
+void Reconstructor::Impl::start_line() {
+    line.emplace(cfg.rules.profile, pos->copy());
+    // 5.2.2 after every move: the reconstruction's own test (static analyses, or the caller's
+    // can_mate), so that a position is dead in the line exactly when the game ends for it.
+    line->set_dead_position_test([this](const Position& p) {
+        return mate_ability_per_move(p, Color::White) == MateAbility::Cannot &&
+               mate_ability_per_move(p, Color::Black) == MateAbility::Cannot;
+    });
+}
+
+void Reconstructor::Impl::line_play(Move m) {
+    // A start position that is already over (an arbiter's FEN of a dead position): the game
+    // ends at the next move's checks, as the line follows the board until then.
+    if (line->outcome().ended()) line->end(Outcome{});
+    (void)line->play(m);  // m is legal in *pos, which the line's position equals
+}
+
+void Reconstructor::Impl::unplay_last() {
+    pos->unmake_move();
+    hist.pop_back();
+    (void)line->take_back_to(static_cast<int>(hist.size()) - 1);
+}
+
+std::optional<int> Reconstructor::Impl::earlier_position() const {
+    for (int k = static_cast<int>(hist.size()) - 2; k >= 0; --k)
+        if (board_is(hist[static_cast<std::size_t>(k)])) return k;
+    return std::nullopt;
+}
+
+bool Reconstructor::Impl::takeback_allowed(int k) const noexcept {
+    const int made = static_cast<int>(hist.size()) - 1;
+    return k == made - 1 && (k >= completed || cfg.rules.players_take_back);
+}
+
+std::string Reconstructor::Impl::fen_after(int k) {
+    const int made = static_cast<int>(hist.size()) - 1;
+    for (int j = made; j > k; --j) pos->unmake_move();
+    std::string fen = pos->fen();
+    for (int j = k + 1; j <= made; ++j) pos->make_move(hist[static_cast<std::size_t>(j)].move);
+    return fen;
 }
 
 // Two moves at once: a reply made before the first move had settled (a fast opponent), or a
@@ -548,17 +597,23 @@ void Reconstructor::Impl::quiet_checks() {
     if (board_is(*pos) || cand_waiting) return;
     if (try_start(true)) return;
     if (kings_signal()) return;
-    for (int k = static_cast<int>(hist.size()) - 2; k >= 0; --k) {
-        if (board_is(hist[static_cast<std::size_t>(k)])) {
-            takeback(k);
-            return;
-        }
+    // An earlier position of the game: the last move, made and not completed, is taken back
+    // (the player put his piece back before pressing); a completed one only where the profile
+    // lets the players take back their last move; never more than one ply. Otherwise the board alone never deletes a completed
+    // move: two fast moves that recreate it (a repetition) are moves, anything else waits for the
+    // press (illegal_move, 7.5.1) or the grace (position_mismatch, 7.4), both naming the
+    // earlier position, and the arbiter decides (TAKEBACK, SET_POSITION).
+    const std::optional<int> earlier = earlier_position();
+    if (earlier && takeback_allowed(*earlier)) {
+        takeback(*earlier);
+        return;
     }
     if (!in_progress(*pos) && two_plies(true)) return;
     if (illegal_episode) return;
     // Only pieces missing is a move in progress (a piece in the hand, its victim lifted);
     // an opponent's capture out of turn would look the same.
-    if (!in_progress(*pos) && out_of_turn()) return;
+    // A player setting his completed move back is not a move out of turn by him.
+    if (!in_progress(*pos) && !earlier && out_of_turn()) return;
     if (cfg.illegal_immediate && !in_progress(*pos))
         illegal(pos->side_to_move(), illegal_article(), "an illegal move was made",
                 diff_squares(*pos));

@@ -100,6 +100,10 @@ struct Reconstructor::Impl {
     int chess960_number = -1;
     std::optional<Position> pos;        ///< after the last made move
     std::vector<PlyRecord> hist;        ///< hist[k] = after ply k; hist[0] = the start
+    /// The game line under the rules profile (rules/game.hpp), move for move with hist: the
+    /// repetitions of 9.2 under the profile's "same position", the claimable draws and the
+    /// automatic ends of the game (outcome) come from it.
+    std::optional<Game> line;
     int completed = 0;                  ///< plies completed (index into hist)
     int ply_base = 0;                   ///< ply of hist[0] (non-zero after an illegal move stood)
     std::optional<Position> stood;      ///< the position after an illegal move, if it may stand
@@ -218,6 +222,20 @@ struct Reconstructor::Impl {
     void end_game(const std::string& result, Termination termination,
                   const std::string& article);
     void takeback(int ply);
+    /// A new game line from *pos, hist holding only it (begin_game, an illegal move that
+    /// stands).
+    void start_line();
+    /// The last made move leaves the line (hist.pop_back() beside it).
+    void unplay_last();
+    /// The legal move m joins the line (after pos->make_move and hist.push_back).
+    void line_play(Move m);
+    /// The latest earlier ply k (< the plies made) whose position the board shows, if any.
+    [[nodiscard]] std::optional<int> earlier_position() const;
+    /// A board set back to the position after ply k is a takeback: one ply, the last, and it
+    /// was not completed, or the profile lets the players take back their last move.
+    [[nodiscard]] bool takeback_allowed(int k) const noexcept;
+    /// The FEN of the position after ply k (k <= the plies made).
+    [[nodiscard]] std::string fen_after(int k);
     /// Replaces the last made, uncompleted move with the move the board shows from the position
     /// before it, or with `with` when given (false when there is no move to replace).
     bool replace_last(std::optional<Move> with = std::nullopt);

@@ -3,8 +3,14 @@
 
 namespace eboard {
 
+const Profile& default_recon_profile() {
+    static const Profile p = builtin_profile("fide-2023").value();
+    return p;
+}
+
 ReconRules recon_rules_from_profile(const Profile& p) {
     ReconRules r;
+    r.profile = p;
     r.illegal_ladder.clear();
     for (const Penalty& x : p.illegal_ladder) r.illegal_ladder.push_back(x.text());
     r.illegal_ladder_quickplay.clear();
@@ -15,11 +21,8 @@ ReconRules recon_rules_from_profile(const Profile& p) {
     r.unpromoted_pawn_becomes_queen = p.unpromoted_pawn_becomes_queen;
     r.illegal_stands_if_unclaimed = p.illegal_stands_if_unclaimed;
     r.next_move_completes = p.next_move_completes;
+    r.players_take_back = p.players_take_back;
     r.flag_draw_if_cannot_mate = p.flag_draw_if_cannot_mate;
-    r.claim_repetitions = p.claim_repetitions;
-    r.claim_moves = p.claim_moves;
-    r.automatic_repetitions = p.automatic_repetitions;
-    r.automatic_moves = p.automatic_moves;
     const Articles& a = p.articles;
     if (!a.illegal_move.empty()) r.article_illegal = a.illegal_move;
     r.article_illegal_quickplay =
@@ -29,8 +32,6 @@ ReconRules recon_rules_from_profile(const Profile& p) {
     if (!a.unpromoted_pawn.empty()) r.article_unpromoted_pawn = a.unpromoted_pawn;
     if (!a.flag.empty()) r.article_flag = a.flag;
     if (!a.dead_position.empty()) r.article_dead = a.dead_position;
-    r.article_fivefold = a.fivefold;
-    r.article_75_moves = a.seventy_five_moves;
     return r;
 }
 

@@ -82,6 +82,7 @@ bool Reconstructor::Impl::illegal_stands() {
     start_stm = pos->side_to_move();
     hist.clear();
     hist.push_back(record(Move::none(), false));
+    start_line();
     completed = 0;
     successors(*pos, succ);
     succ_prev.clear();

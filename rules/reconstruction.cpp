@@ -545,6 +545,11 @@ std::size_t Reconstructor::memory_bytes() const noexcept {
     n += (I.touches.capacity() + I.saved_touches.capacity()) * sizeof(Touch);
     // The position's undo stack: one state of about 48 bytes per made move, rounded up.
     if (I.pos) n += (I.pos->history_size() + 1) * 64;
+    // The game line: its position's undo stack, moves and repetition keys, and its profile.
+    if (I.line)
+        n += sizeof(Game) + (I.line->position().history_size() + 1) * 64 +
+             I.line->moves().capacity() * sizeof(Move) +
+             I.line->repetition_keys().capacity() * sizeof(std::uint64_t);
     return n;
 }
 

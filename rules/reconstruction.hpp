@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "rules/position.hpp"
+#include "rules/profile.hpp"
 #include "rules/recon_events.hpp"
 #include "rules/sensors.hpp"
 
@@ -43,9 +44,16 @@ namespace eboard {
 /// Can `side` still checkmate? Cannot only when proven (Art. 5.2.2, 6.9, 7.5.5).
 enum class MateAbility : std::uint8_t { Can, Cannot, Unknown };
 
+/// The built-in fide-2023 profile (standard play), parsed once: the default of ReconRules.
+[[nodiscard]] const Profile& default_recon_profile();
+
 /// What the rules profile (rules/profile.hpp) decides for reconstruction. Defaults: FIDE 2023
 /// standard play. Build from a Profile with recon_rules_from_profile() (recon_profile.hpp).
 struct ReconRules {
+    /// The profile itself: the game line (rules/game.hpp Game) takes from it the "same
+    /// position" of 9.2 (repetition.castling), the claimable draws (9.2, 9.3) and the automatic
+    /// ends with their articles (5.1.1, 5.2.1, [23] 9.6 with mate prevailing, 5.2.2).
+    Profile profile = default_recon_profile();
     /// Penalty text of the player's 1st, 2nd, ... completed illegal move; the last repeats.
     /// Empty = no penalty ([01] standard play). [23] 7.5.5: +2min, then loss.
     std::vector<std::string> illegal_ladder{"+2min", "loss"};
@@ -67,12 +75,16 @@ struct ReconRules {
     bool illegal_stands_if_unclaimed = false;
     /// [23] 6.2.1: a move is completed when the player makes his next move.
     bool next_move_completes = true;
+    /// Profile `game.players-take-back`: a board set back by one ply to the position before
+    /// the last move is the players' takeback (TakebackEvent). False (every FIDE edition): the
+    /// board alone never deletes a completed move; an earlier position of the game on the board
+    /// is alerted (illegal_move at a press, position_mismatch otherwise) with
+    /// AlertEvent::earlier_ply naming it, and only the arbiter's command takes moves back.
+    /// The last move, made and not yet completed (Art. 4.7, 6.2.1), is taken back either way;
+    /// the board alone never takes back more than one ply.
+    bool players_take_back = false;
     /// A flag fall is a draw when the opponent cannot mate ([01] 6.9, [05] 6.10, [23] 6.9).
     bool flag_draw_if_cannot_mate = true;
-    int claim_repetitions = 3;       ///< 9.2
-    int claim_moves = 50;            ///< 9.3 (moves by each side)
-    int automatic_repetitions = 5;   ///< [23] 9.6.1; 0 = none
-    int automatic_moves = 75;        ///< [23] 9.6.2; 0 = none
     std::string article_illegal = "7.5.1";
     std::string article_illegal_quickplay = "7.5.1";  ///< [01] 10.3
     /// position_mismatch outside an illegal-move episode: displaced pieces ([01]/[05] 7.3,
@@ -82,8 +94,6 @@ struct ReconRules {
     std::string article_unpromoted_pawn = "7.5.2";
     std::string article_flag = "6.9";
     std::string article_dead = "5.2.2";
-    std::string article_fivefold = "9.6.1";
-    std::string article_75_moves = "9.6.2";
     /// dead_position alert (laws.md section 18: end a game for a dead position only when
     /// proven, else alert the arbiter): with every pawn blocked by an opposing pawn, after this
     /// many moves by each player without a capture or pawn move, a position the quick check

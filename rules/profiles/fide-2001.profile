@@ -32,6 +32,7 @@ flag.cannot-win-with = none
 flag.both = draw-in-quickplay              # 6.11 play on; 10.4 draw in the quickplay finish
 
 game.next-move-completes = no
+game.players-take-back = no                # only the arbiter takes completed moves back
 game.resignation-draw-if-cannot-mate = no
 game.agreement-min-moves = 0
 quickplay.allowed = yes                    # Art. 10

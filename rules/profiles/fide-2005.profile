@@ -31,6 +31,7 @@ flag.cannot-win-with = none
 flag.both = draw-in-last-period            # 6.12 b
 
 game.next-move-completes = no              # 6.8 a: only a game-ending move needs no press
+game.players-take-back = no                # only the arbiter takes completed moves back
 game.resignation-draw-if-cannot-mate = no
 game.agreement-min-moves = 0
 quickplay.allowed = yes                    # Art. 10

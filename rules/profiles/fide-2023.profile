@@ -36,6 +36,7 @@ flag.both = draw-in-last-period-without-increment   # III.3.1
 
 # Other differences from earlier editions.
 game.next-move-completes = yes             # 6.2.1
+game.players-take-back = no                # only the arbiter takes completed moves back
 game.resignation-draw-if-cannot-mate = yes # 5.1.2
 game.agreement-min-moves = 1               # 5.2.3
 quickplay.allowed = yes                    # Guidelines III (games without increment)

@@ -249,7 +249,7 @@ TEST_CASE("7.4 the next move made while a knocked-over piece lies: position_mism
     }
 }
 
-TEST_CASE("7.6 a takeback to an earlier position returns the game there, not a variation") {
+TEST_CASE("7.6 the board set back to an earlier position keeps the game's moves until the arbiter takes them back") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
         Board b({}, id);
@@ -257,18 +257,24 @@ TEST_CASE("7.6 a takeback to an earlier position returns the game there, not a v
         b.move("e2", "e4", Color::White);
         b.move("e7", "e5", Color::Black);
         b.move("g1", "f3", Color::White);
-        // The arbiter sets the board back to the position after 1.e4.
+        // The board set back to the position after 1.e4: the board alone deletes nothing.
         b.h.shift(sq("f3"), sq("g1"), 200);
         b.h.wait(200);
         b.h.shift(sq("e5"), sq("e7"), 200);
         b.h.wait(800);
         b.r.feed(b.h);
-        REQUIRE(b.r.takebacks.size() == 1);
-        CHECK(b.r.takebacks[0].ply == 1);
-        REQUIRE(b.r.made == std::vector<std::string>{"e2e4"});
+        CHECK(b.r.takebacks.empty());
+        REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5", "g1f3"});
+        // The arbiter's TAKEBACK to ply 1 (the daemon resumes the reconstruction there).
+        Position after_e4 = Position::startpos();
+        after_e4.make_move(move_from_uci(after_e4, "e2e4"));
+        b.r.take(b.r.rec.resume_game(after_e4, false, b.h.now()));
+        b.h.wait(200);
+        b.r.feed(b.h);
         b.move("c7", "c5", Color::Black);
-        REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "c7c5"});
-        REQUIRE(b.r.count(AlertKind::IllegalMove) == 0);
+        REQUIRE(b.r.made == std::vector<std::string>{"c7c5"});  // plies counted from the resumed position
+        CHECK(b.r.rec.position().fen() == "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        REQUIRE(b.r.irregularities() == 0);
     }
 }
 
@@ -413,13 +419,15 @@ TEST_CASE("7.6 the arbiter sets the board back several moves at once: the game r
         b.h.setup(after_two);  // one board scan: the position after 1.e4 e5
         b.h.wait(800);
         b.r.feed(b.h);
-        REQUIRE(b.r.takebacks.size() == 1);
-        CHECK(b.r.takebacks[0].ply == 2);
-        CHECK(b.r.takebacks[0].fen == after_two.fen());
-        REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5"});
+        CHECK(b.r.takebacks.empty());  // the board's word alone deletes no completed move
+        REQUIRE(b.r.made.size() == 5);
+        // The arbiter's TAKEBACK to ply 2: the game goes on from there.
+        b.r.take(b.r.rec.resume_game(after_two, false, b.h.now()));
+        b.h.wait(200);
+        b.r.feed(b.h);
         b.move("d2", "d4", Color::White);
-        REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5", "d2d4"});
-        CHECK(b.r.rec.plies_made() == 3);
+        REQUIRE(b.r.made == std::vector<std::string>{"d2d4"});
+        CHECK(b.r.rec.position().fen() == "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2");
         REQUIRE(b.r.irregularities() == 0);
     }
 }
