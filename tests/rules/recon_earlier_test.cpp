@@ -95,47 +95,6 @@ TEST_CASE("7.5.1 an illegal move that recreates an earlier position is an illega
     }
 }
 
-TEST_CASE("7.4 a board set back by hand is alerted with the earlier position, the arbiter's takeback follows") {
-    for (bool id : {false, true}) {
-        INFO("identity " << id);
-        Board b({}, id);
-        b.start();
-        b.move("e2", "e4", Color::White);
-        b.move("e7", "e5", Color::Black);
-        b.move("g1", "f3", Color::White);
-        b.move("b8", "c6", Color::Black);
-        // Set back to the position after 1.e4 (three completed moves) without the arbiter; the
-        // pawn first (two knights going back alone would be two moves, 3.Ng1 Nb8).
-        b.h.shift(sq("e5"), sq("e7"), 200);
-        b.h.wait(200);
-        b.h.shift(sq("c6"), sq("b8"), 200);
-        b.h.wait(200);
-        b.h.shift(sq("f3"), sq("g1"), 200);
-        b.h.wait(6000);  // past the mismatch grace
-        b.r.feed(b.h);
-        CHECK(b.r.takebacks.empty());
-        CHECK(b.r.made.size() == 4);
-        CHECK(b.r.rec.plies_completed() == 4);
-        const auto mm = alerts_of(b.r, AlertKind::PositionMismatch);
-        REQUIRE(mm.size() == 1);
-        CHECK(mm[0].article == "7.4");
-        CHECK(mm[0].earlier_ply == 1);
-        Position after_e4 = Position::startpos();
-        after_e4.make_move(move_from_uci(after_e4, "e2e4"));
-        CHECK(mm[0].earlier_fen == after_e4.fen());
-        CHECK(b.r.count(AlertKind::IllegalMove) == 0);
-        // The arbiter's TAKEBACK to ply 1: the daemon resumes the reconstruction there.
-        b.r.take(b.r.rec.resume_game(after_e4, false, b.h.now()));
-        b.h.wait(200);
-        b.r.feed(b.h);
-        b.move("c7", "c5", Color::Black);
-        CHECK(b.r.rec.position().fen() ==
-              "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        CHECK(b.r.rec.plies_completed() == 1);
-        CHECK(b.r.count(AlertKind::IllegalMove) == 0);
-    }
-}
-
 TEST_CASE("9.2 two fast moves that recreate an earlier position are moves, not a takeback") {
     for (bool id : {false, true}) {
         INFO("identity " << id);

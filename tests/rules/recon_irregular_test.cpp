@@ -257,24 +257,32 @@ TEST_CASE("7.6 the board set back to an earlier position keeps the game's moves 
         b.move("e2", "e4", Color::White);
         b.move("e7", "e5", Color::Black);
         b.move("g1", "f3", Color::White);
-        // The board set back to the position after 1.e4: the board alone deletes nothing.
+        // The board set back to the position after 1.e4: the board alone deletes nothing, and
+        // after the grace the position_mismatch (7.4) names the earlier position it shows.
         b.h.shift(sq("f3"), sq("g1"), 200);
         b.h.wait(200);
         b.h.shift(sq("e5"), sq("e7"), 200);
-        b.h.wait(800);
+        b.h.wait(6000);
         b.r.feed(b.h);
         CHECK(b.r.takebacks.empty());
         REQUIRE(b.r.made == std::vector<std::string>{"e2e4", "e7e5", "g1f3"});
-        // The arbiter's TAKEBACK to ply 1 (the daemon resumes the reconstruction there).
+        CHECK(b.r.rec.plies_completed() == 3);
         Position after_e4 = Position::startpos();
         after_e4.make_move(move_from_uci(after_e4, "e2e4"));
+        REQUIRE(b.r.alerts.size() == 1);
+        CHECK(b.r.alerts[0].kind == AlertKind::PositionMismatch);
+        CHECK(b.r.alerts[0].article == "7.4");
+        CHECK(b.r.alerts[0].earlier_ply == 1);
+        CHECK(b.r.alerts[0].earlier_fen == after_e4.fen());
+        // The arbiter's TAKEBACK to ply 1 (the daemon resumes the reconstruction there).
         b.r.take(b.r.rec.resume_game(after_e4, false, b.h.now()));
         b.h.wait(200);
         b.r.feed(b.h);
         b.move("c7", "c5", Color::Black);
         REQUIRE(b.r.made == std::vector<std::string>{"c7c5"});  // plies counted from the resumed position
         CHECK(b.r.rec.position().fen() == "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        REQUIRE(b.r.irregularities() == 0);
+        CHECK(b.r.rec.plies_completed() == 1);
+        CHECK(b.r.alerts.size() == 1);
     }
 }
 
