@@ -2,7 +2,7 @@
 
 #include "daemon/log.hpp"
 #include "daemon/rules_profile.hpp"
-#include "rules/winnable.hpp"
+#include "rules/result_check.hpp"
 
 #include <algorithm>
 
@@ -202,27 +202,15 @@ Expected<bool> BoardSession::illegal_stands(int ply, Square from, Square to, con
 
 Expected<bool> BoardSession::check_result_command(const std::string& res, const std::string& termination) const {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
+    // The request's vocabulary was checked by the command reader (commands.cpp).
+    const std::optional<Result> r = result_from_pgn(res);
+    const std::optional<Termination> t = termination_from_string(termination);
+    if (!r || !t) return true;
+    // The side that moved first: the side to move now, or its opponent after an odd number of plies.
     const Position& pos = game_->position();
-    if (termination == "agreement" && profile_->agreement_min_moves > 0) {
-        // Moves made by each player from the start position.
-        const int plies = game_->plies();
-        const bool white_first = game_->start_fen().find(" b ") == std::string::npos;
-        const int white = white_first ? (plies + 1) / 2 : plies / 2;
-        const int black = plies - white;
-        if (std::min(white, black) < profile_->agreement_min_moves)
-            return Error{"no draw by agreement before each player has made " +
-                         std::to_string(profile_->agreement_min_moves) +
-                         " move(s) (rules " + profile_->name +
-                         ", game.agreement-min-moves); use termination 'arbiter' to decide otherwise"};
-    }
-    if (termination == "resignation" && profile_->resignation_draw_if_cannot_mate && res != "1/2-1/2") {
-        const Color winner = res == "1-0" ? Color::White : Color::Black;
-        if (can_checkmate(pos, winner) == Winnability::Unwinnable)
-            return Error{std::string(winner == Color::White ? "White" : "Black") +
-                         " cannot checkmate by any series of legal moves: the resignation is a draw (rules " +
-                         profile_->name + ", game.resignation-draw-if-cannot-mate); send 1/2-1/2"};
-    }
-    return true;
+    const int plies = game_->plies();
+    const Color first = plies % 2 == 0 ? pos.side_to_move() : ~pos.side_to_move();
+    return eboard::check_result_command(*profile_, game_so_far(pos, plies, first), *r, *t);
 }
 
 Expected<bool> BoardSession::result(const std::string& res, const std::string& termination,
