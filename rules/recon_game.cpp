@@ -32,7 +32,6 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
     r.move = m;
     r.promotion_assumed = assumed;
     r.occ = pos->occupied();
-    r.key = pos->key();
     for (int s = 0; s < 64; ++s) {
         auto v = static_cast<unsigned>(pos->piece_on(Square(s)));
         auto i = static_cast<std::size_t>(s / 2);

@@ -45,13 +45,13 @@ namespace eboard {
 constexpr Bitboard kCentre = (Bitboard{1} << 27) | (Bitboard{1} << 28) | (Bitboard{1} << 35) |
                              (Bitboard{1} << 36);  // d4 e4 d5 e5
 
-/// One ply of the game record: enough to recognise the position again (takeback) and to say
-/// how the move was recorded.
+/// One ply of the game record: enough to recognise the position again on the board (takeback,
+/// earlier positions) and to say how the move was recorded. Repetitions (9.2) are the game
+/// line's (Impl::line), under the profile's "same position".
 struct PlyRecord {
     Move move;                          ///< none() for the start position
     bool promotion_assumed = false;
     Bitboard occ = 0;
-    std::uint64_t key = 0;
     std::array<std::uint8_t, 32> packed{};  ///< two squares per byte, Piece values
 };
 
