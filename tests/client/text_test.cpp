@@ -5,7 +5,7 @@
 
 using namespace eboard::client;
 
-TEST_CASE("client: events as eboardctl prints them, move numbers from the FEN") {
+TEST_CASE("eboardctl text: events as lines, move numbers from the FEN") {
     const ojson move{{"class", "MOVE"},   {"board", "t1"},    {"game", "g1"},
                      {"ply", 3},          {"san", "Nf3"},     {"status", "completed"},
                      {"fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"},
@@ -24,7 +24,7 @@ TEST_CASE("client: events as eboardctl prints them, move numbers from the FEN") 
     CHECK(clock_text(-5) == "0:00:00");
 }
 
-TEST_CASE("client: replies as eboardctl prints them") {
+TEST_CASE("eboardctl text: replies as lines") {
     CHECK(reply_text({{"class", "OK"}, {"request", "TAKEBACK"}, {"game", "g1"}}) == "ok (game g1)\n");
     CHECK(reply_text({{"class", "OK"}}) == "ok\n");
     CHECK(reply_text({{"class", "BOARDS"},
