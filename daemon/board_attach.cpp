@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "daemon/emu_board.hpp"
+#include "daemon/emu_uri.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/uri.hpp"
 

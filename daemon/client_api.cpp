@@ -85,7 +85,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
             socket_, input_, '\n', [self](const boost::system::error_code& ec, std::size_t n) {
                 if (self->closed_ || self->finishing_) return; // at exit no request is taken
                 if (ec == asio::error::not_found) {
-                    self->send(reply_line(error_reply("request longer than 64 KiB")));
+                    self->send(reply_line(error_reply(ErrorCode::BadRequest, "request longer than 64 KiB")));
                     self->server_.drop(self);
                     return;
                 }
@@ -117,7 +117,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
         try {
             reply = server_.handler_.execute(*in.request, in.raw);
         } catch (const std::exception& e) {
-            reply = error_reply(std::string("internal error: ") + e.what(), in.raw);
+            reply = error_reply(ErrorCode::Internal, std::string("internal error: ") + e.what(), in.raw);
         }
         send(reply_line(reply));
     }

@@ -145,14 +145,39 @@ Expected<Request> parse_request(const ojson& j) {
                  "' (WATCH, BOARDS, GAMES, NEW_GAME, SET_POSITION, TAKEBACK, RESULT, PENALTY, CLOCK, INFO, ATTACH, DETACH)"};
 }
 
-const char* request_class(const Request& request) {
-    static constexpr const char* names[] = {"WATCH",  "BOARDS",  "GAMES", "NEW_GAME", "SET_POSITION", "TAKEBACK",
-                                            "RESULT", "PENALTY", "CLOCK", "INFO",     "ATTACH",       "DETACH"};
-    return names[request.index()];
+namespace {
+constexpr const char* kRequestClasses[] = {"WATCH",  "BOARDS",  "GAMES", "NEW_GAME", "SET_POSITION", "TAKEBACK",
+                                           "RESULT", "PENALTY", "CLOCK", "INFO",     "ATTACH",       "DETACH"};
+static_assert(std::size(kRequestClasses) == std::variant_size_v<Request>);
+} // namespace
+
+const char* request_class(const Request& request) { return kRequestClasses[request.index()]; }
+
+bool is_request_class(std::string_view name) {
+    return std::find(std::begin(kRequestClasses), std::end(kRequestClasses), name) != std::end(kRequestClasses);
 }
 
-ojson error_reply(const std::string& message, const ojson& request) {
-    ojson e{{"class", "ERROR"}, {"message", message}};
+const char* to_string(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::BadRequest: return "bad_request";
+    case ErrorCode::UnknownClass: return "unknown_class";
+    case ErrorCode::UnknownBoard: return "unknown_board";
+    case ErrorCode::NoGame: return "no_game";
+    case ErrorCode::BadFen: return "bad_fen";
+    case ErrorCode::BadPly: return "bad_ply";
+    case ErrorCode::Refused: return "refused";
+    case ErrorCode::NoPenalty: return "no_penalty";
+    case ErrorCode::NoClock: return "no_clock";
+    case ErrorCode::BadUri: return "bad_uri";
+    case ErrorCode::UnknownDevice: return "unknown_device";
+    case ErrorCode::NameTaken: return "name_taken";
+    case ErrorCode::Internal: return "internal";
+    }
+    return "internal";
+}
+
+ojson error_reply(ErrorCode code, const std::string& message, const ojson& request) {
+    ojson e{{"class", "ERROR"}, {"code", to_string(code)}, {"message", message}};
     if (request.is_object()) {
         if (auto c = request.find("class"); c != request.end() && c->is_string()) e["request"] = *c;
         if (auto id = request.find("id"); id != request.end()) e["id"] = *id;
@@ -165,12 +190,16 @@ DecodedLine decode_request_line(std::string_view line) {
     if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return out; // blank line
     out.raw = ojson::parse(line.begin(), line.end(), nullptr, false);
     if (out.raw.is_discarded()) {
-        out.error = error_reply("not JSON: " + std::string(line.substr(0, line.find('\n'))));
+        out.error = error_reply(ErrorCode::BadRequest, "not JSON: " + std::string(line.substr(0, line.find('\n'))));
         return out;
     }
     auto request = parse_request(out.raw);
     if (!request) {
-        out.error = error_reply(request.error().message, out.raw);
+        // A string `class` that names no request; anything else wrong is a bad request.
+        const auto cls = out.raw.is_object() ? out.raw.find("class") : out.raw.end();
+        const bool unknown = cls != out.raw.end() && cls->is_string() && !is_request_class(cls->get<std::string>());
+        out.error = error_reply(unknown ? ErrorCode::UnknownClass : ErrorCode::BadRequest, request.error().message,
+                                out.raw);
         return out;
     }
     out.request = std::move(*request);

@@ -93,8 +93,33 @@ using Request = std::variant<WatchRequest, BoardsRequest, GamesRequest, NewGameR
 /// The request class names, in the order of Request's alternatives.
 [[nodiscard]] const char* request_class(const Request& request);
 
-/// `{"class":"ERROR","message":...}`, with the request's class and id when known.
-[[nodiscard]] ojson error_reply(const std::string& message, const ojson& request = ojson());
+/// Whether `name` is the class of a request (WATCH ... DETACH).
+[[nodiscard]] bool is_request_class(std::string_view name);
+
+/// Why a request was refused, for programs (docs/client-api.md "Error codes"): the `code` of
+/// every ERROR reply, beside its `message` for people. A fixed vocabulary (proto_minor 3);
+/// a client treats a code it does not know as a refusal.
+enum class ErrorCode {
+    BadRequest,    ///< not JSON, not an object, too long, a field missing or of a wrong type or value
+    UnknownClass,  ///< `class` names no request
+    UnknownBoard,  ///< no board of that name or URI
+    NoGame,        ///< the board has no game in progress
+    BadFen,        ///< the FEN is not a position the daemon can play from
+    BadPly,        ///< TAKEBACK to a ply the game does not have
+    Refused,       ///< the board's rules profile refuses the result ([23] 5.1.2, 5.2.3)
+    NoPenalty,     ///< no illegal move awaits a decision, or the profile prescribes no penalty
+    NoClock,       ///< no clock connected, or its times are not known yet
+    BadUri,        ///< ATTACH: the URI opens nothing (driver, model, emulator, its PGN, its options)
+    UnknownDevice, ///< ATTACH `device`: not a board udev knows
+    NameTaken,     ///< ATTACH `name`: another board has it
+    Internal,      ///< the daemon failed (the store, an exception); the request may be retried
+};
+
+/// The code as the ERROR reply writes it: "bad_request", "unknown_class", ...
+[[nodiscard]] const char* to_string(ErrorCode code);
+
+/// `{"class":"ERROR","code":...,"message":...}`, with the request's class and id when known.
+[[nodiscard]] ojson error_reply(ErrorCode code, const std::string& message, const ojson& request = ojson());
 
 /// `{"class":"OK","request":CLASS}` plus the request's id.
 [[nodiscard]] ojson ok_reply(const ojson& request);

@@ -13,8 +13,6 @@ namespace emu = drivers::emu;
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kKinds{"dgt", "certabo", "sentio", "millennium", "chessnut"};
-
 // A Certabo/Sentio streams a frame every 100 ms here (the official simulator: 1 s; the real
 // rate is not documented, certabo-sentio.md 3.2): with the 2-of-3 vote a change shows within
 // about 0.3 s.
@@ -88,20 +86,6 @@ std::int64_t clock_start_ms(const std::string& tc_text) {
     if (tc && tc->kind == TimeControl::Kind::Periods && !tc->periods.empty() && tc->periods.front().time_ms > 0)
         return tc->periods.front().time_ms;
     return 90 * 60 * 1000;
-}
-
-Expected<std::optional<EmuUri>> parse_emu_uri(std::string_view uri) {
-    if (uri.rfind("emu-", 0) != 0) return std::optional<EmuUri>{};
-    const auto colon = uri.find(':');
-    EmuUri out;
-    out.kind = std::string(uri.substr(4, colon == std::string_view::npos ? std::string_view::npos : colon - 4));
-    if (colon != std::string_view::npos) out.pgn = std::string(uri.substr(colon + 1));
-    bool known = false;
-    for (auto k : kKinds) known = known || k == out.kind;
-    if (!known)
-        return Error{"'" + std::string(uri) +
-                     "': unknown emulator (emu-dgt, emu-certabo, emu-sentio, emu-millennium, emu-chessnut)"};
-    return std::optional<EmuUri>{std::move(out)};
 }
 
 Expected<std::unique_ptr<EmuBoard>> EmuBoard::create(const std::string& kind, const Position& shown,

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "daemon/emu_uri.hpp"
 #include "daemon/simulated_player.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
@@ -31,15 +32,6 @@ namespace eboard::daemon {
 /// The times an emulated clock starts with: the first period of the PGN TimeControl `tc_text`,
 /// else 90 minutes (ms).
 [[nodiscard]] std::int64_t clock_start_ms(const std::string& tc_text);
-
-/// A parsed `emu-KIND[:PGN]` URI.
-struct EmuUri {
-    std::string kind; ///< "dgt", "certabo", "sentio", "millennium", "chessnut" (the driver)
-    std::string pgn;  ///< the game the simulated player replays; "" = nobody plays
-};
-
-/// nullopt when `uri` is not an `emu-` URI; an error names an unknown kind.
-[[nodiscard]] Expected<std::optional<EmuUri>> parse_emu_uri(std::string_view uri);
 
 /// One built-in emulated board. The player's methods are thread-safe.
 class EmuBoard {

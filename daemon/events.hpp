@@ -19,8 +19,9 @@ namespace eboard::daemon {
 /// additive changes (new optional fields, new request classes; docs/client-api.md lists them):
 /// 1 = GAME `takeback`; ALERT `player`, `result` (flag) and `fen` (illegal move, mismatch).
 /// 2 = the INFO request (Appendix D.2.10.4: information on request).
+/// 3 = every ERROR reply has a `code` (commands.hpp ErrorCode).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 2;
+inline constexpr int kProtoMinor = 3;
 
 /// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
 struct MoveClock {

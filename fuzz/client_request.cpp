@@ -32,7 +32,8 @@ void decode(std::string_view line) {
             check(line.find_first_not_of(" \t\r\n") == std::string_view::npos);
             return;
         }
-        check(in.error.value("class", "") == "ERROR" && !in.error.value("message", "").empty());
+        check(in.error.value("class", "") == "ERROR" && !in.error.value("message", "").empty() &&
+              !in.error.value("code", "").empty());
         check_line(in.error);
         return;
     }
@@ -40,7 +41,7 @@ void decode(std::string_view line) {
     check(in.raw.value("class", "") == request_class(*in.request));
     check_line(ok_reply(in.raw));
     check_line(watch_reply(true, in.raw));
-    check_line(error_reply("refused", in.raw));
+    check_line(error_reply(ErrorCode::Refused, "refused", in.raw));
 }
 
 } // namespace

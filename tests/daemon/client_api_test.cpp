@@ -30,7 +30,7 @@ class FakeHandler : public CommandHandler {
   public:
     ojson execute(const Request& r, const ojson& raw) override {
         if (std::holds_alternative<BoardsRequest>(r)) return ojson{{"class", "BOARDS"}, {"boards", ojson::array()}};
-        return error_reply("not here", raw);
+        return error_reply(ErrorCode::Refused, "not here", raw);
     }
 };
 
@@ -132,16 +132,19 @@ TEST_CASE("client api: ERROR objects for bad requests, the connection stays usab
     ojson e = c.json();
     CHECK(e["class"] == "ERROR");
     CHECK(e["message"].get<std::string>().find("not JSON") != std::string::npos);
+    CHECK(e["code"] == "bad_request");
     c.send("{\"class\":\"FLY\",\"id\":7}\n");
     e = c.json();
     CHECK(e["class"] == "ERROR");
     CHECK(e["id"] == 7);
     CHECK(e["message"].get<std::string>().find("unknown request class 'FLY'") != std::string::npos);
+    CHECK(e["code"] == "unknown_class");
     c.send("{\"class\":\"RESULT\",\"board\":\"t\",\"result\":\"2-0\"}\n");
     e = c.json();
     CHECK(e["class"] == "ERROR");
     CHECK(e["request"] == "RESULT");
     CHECK(e["message"].get<std::string>().find("1-0, 0-1 or 1/2-1/2") != std::string::npos);
+    CHECK(e["code"] == "bad_request");
     c.send("{\"class\":\"TAKEBACK\",\"board\":\"t\"}\n");
     CHECK(c.json()["message"] == "missing field 'ply'");
     c.send("{\"class\":\"BOARDS\",\"id\":\"x\"}\n");
@@ -215,6 +218,9 @@ TEST_CASE("client api: a request line decodes to a request, an ERROR or nothing"
     CHECK_FALSE(bad.request.has_value());
     CHECK(bad.error["request"] == "CLOCK");
     CHECK(bad.error["message"] == "field 'white_ms' must be between 0 and 36000000");
+    CHECK(bad.error["code"] == "bad_request");
+    CHECK(decode_request_line("{\"class\":7}").error["code"] == "bad_request"); // not a class name
+    CHECK(decode_request_line("[1]").error["code"] == "bad_request");
 
     // Bytes that are not UTF-8 are echoed in the ERROR; the reply line still serializes.
     const DecodedLine junk = decode_request_line("\xff{\n");

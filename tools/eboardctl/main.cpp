@@ -2,27 +2,21 @@
 //
 // Exit status: 0 done; 1 the daemon refused the request (its ERROR message is printed);
 // 2 usage error; 3 cannot reach the daemon or it hung up.
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "daemon/pgn_export.hpp"
+#include "client/connection.hpp"
+#include "client/text.hpp"
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using eboard::client::Connection;
+using eboard::client::ojson;
+using eboard::client::text_of;
 
 constexpr const char* kDefaultSocket = "/run/eboardd/eboardd.sock";
 
@@ -58,63 +52,6 @@ int usage_error(const std::string& message) {
     std::cerr << "eboardctl: " << message << "\nTry 'eboardctl --help'.\n";
     return 2;
 }
-
-// A line-oriented connection to the daemon's socket.
-class Connection {
-  public:
-    bool open(const std::string& path, std::string& error) {
-        fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_un addr{};
-        addr.sun_family = AF_UNIX;
-        if (path.size() >= sizeof addr.sun_path) {
-            error = "socket path too long: " + path;
-            return false;
-        }
-        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-        if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-            error = "cannot connect to " + path + ": " + std::strerror(errno) +
-                    " (is eboardd running with --socket " + path + "?)";
-            return false;
-        }
-        return true;
-    }
-    ~Connection() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    bool send(const ojson& j) {
-        const std::string line = j.dump() + "\n";
-        std::size_t done = 0;
-        while (done < line.size()) {
-            const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            done += static_cast<std::size_t>(n);
-        }
-        return true;
-    }
-    /// The next JSON line; nullopt when the daemon hung up.
-    std::optional<ojson> receive() {
-        for (;;) {
-            const auto nl = buf_.find('\n');
-            if (nl != std::string::npos) {
-                std::string line = buf_.substr(0, nl);
-                buf_.erase(0, nl + 1);
-                ojson j = ojson::parse(line, nullptr, false);
-                if (!j.is_discarded()) return j;
-                continue;
-            }
-            char chunk[4096];
-            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return std::nullopt;
-            buf_.append(chunk, static_cast<std::size_t>(n));
-        }
-    }
-
-  private:
-    int fd_ = -1;
-    std::string buf_;
-};
 
 // "1:30:00", "5:00", "90000" (ms) -> milliseconds.
 std::optional<std::int64_t> parse_time(const std::string& text) {
@@ -171,77 +108,14 @@ struct ClockAdjust {
     ClockArg black;
 };
 
-std::string text_of(const ojson& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end()) return "";
-    return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-// The move number of a MOVE as the PGN writes it ("15. ", "8... "), from the FEN after the
-// move: its side to move and fullmove number (a game set up from a FEN starts at any number).
-// The ply ("37. ") when the FEN does not tell.
-std::string move_number(const ojson& e) {
-    std::istringstream fields(text_of(e, "fen"));
-    std::string placement, side, castling, en_passant, halfmove;
-    long fullmove = 0;
-    if (fields >> placement >> side >> castling >> en_passant >> halfmove >> fullmove && fullmove > 0) {
-        if (side == "b") return std::to_string(fullmove) + ". ";                    // White moved
-        if (side == "w" && fullmove > 1) return std::to_string(fullmove - 1) + "... "; // Black moved
-    }
-    return text_of(e, "ply") + ". ";
-}
-
-// One event as a line for people.
-std::string describe(const ojson& e) {
-    const std::string cls = text_of(e, "class");
-    const std::string where = text_of(e, "board") + (e.contains("game") ? " " + text_of(e, "game") : "");
-    if (cls == "MOVE") {
-        std::string s = where + "  " + move_number(e) + text_of(e, "san") + " (" + text_of(e, "status") + ")";
-        if (e.contains("clock") && e["clock"].is_object())
-            s += "  white " + eboard::daemon::clock_text(e["clock"].value("white_ms", std::int64_t{0})) +
-                 "  black " + eboard::daemon::clock_text(e["clock"].value("black_ms", std::int64_t{0}));
-        return s;
-    }
-    if (cls == "ALERT")
-        return where + "  ALERT " + text_of(e, "kind") + " (" + text_of(e, "article") + "): " + text_of(e, "text");
-    if (cls == "RESULT")
-        return where + "  RESULT " + text_of(e, "result") + " " + text_of(e, "termination") +
-               (e.value("confirmed", false) ? " (confirmed)" : " (not confirmed)");
-    if (cls == "GAME") return where + "  game " + text_of(e, "event") + "  " + text_of(e, "fen");
-    if (cls == "BOARD") return where + "  board " + text_of(e, "state") + " (" + text_of(e, "driver") + ")";
-    if (cls == "TOUCH") return where + "  " + text_of(e, "action") + " " + text_of(e, "square") + " " + text_of(e, "piece");
-    return e.dump();
-}
-
 int print_reply(const ojson& reply, bool json) {
     const std::string cls = text_of(reply, "class");
     if (cls == "ERROR") {
         std::cerr << "eboardctl: " << text_of(reply, "message") << "\n";
         return 1;
     }
-    if (json) {
-        std::cout << reply.dump() << "\n";
-        return 0;
-    }
-    if (cls == "BOARDS") {
-        for (const auto& b : reply["boards"])
-            std::cout << text_of(b, "board") << "\t" << text_of(b, "state") << "\t"
-                      << (b.contains("game") ? text_of(b, "game") + " ply " + text_of(b, "ply") : "-") << "\n";
-    } else if (cls == "GAMES") {
-        for (const auto& g : reply["games"])
-            std::cout << text_of(g, "game") << "\t" << text_of(g, "board") << "\t" << text_of(g, "result")
-                      << "\t" << text_of(g, "plies") << " plies" << (g.value("ended", false) ? "" : "\tin progress")
-                      << "\n";
-    } else if (cls == "INFO") {
-        std::cout << text_of(reply, "text") << "\n";
-    } else if (reply.contains("attached") || reply.contains("detached")) {
-        const bool done = reply.value("attached", false) || reply.value("detached", false);
-        const std::string verb = reply.contains("attached") ? "attached" : "detached";
-        std::cout << (reply.contains("board") ? text_of(reply, "board") + " " : std::string())
-                  << (done ? verb : "already " + std::string(verb == "attached" ? "open" : "closed")) << "\n";
-    } else {
-        std::cout << "ok" << (reply.contains("game") ? " (game " + text_of(reply, "game") + ")" : "") << "\n";
-    }
+    if (json) std::cout << reply.dump() << "\n";
+    else std::cout << eboard::client::reply_text(reply);
     return 0;
 }
 
@@ -418,7 +292,7 @@ int main(int argc, char** argv) try {
     // As JSON lines the watch is an event stream: the VERSION line first, as on every event
     // stream (interfaces.md "Events"), then the WATCH reply (watching from here on).
     if (json) std::cout << version->dump() << '\n' << reply->dump() << std::endl;
-    while (auto e = conn.receive()) std::cout << (json ? e->dump() : describe(*e)) << std::endl;
+    while (auto e = conn.receive()) std::cout << (json ? e->dump() : eboard::client::describe(*e)) << std::endl;
     std::cerr << "eboardctl: the daemon hung up\n";
     return 3;
 } catch (const std::exception& e) { // out of memory, or a reply the JSON library rejects
