@@ -205,11 +205,7 @@ Expected<bool> BoardSession::check_result_command(const std::string& res, const 
     const Position& pos = game_->position();
     if (termination == "agreement" && profile_->agreement_min_moves > 0) {
         // Moves made by each player from the start position.
-        const int plies = game_->plies();
-        const bool white_first = game_->start_fen().find(" b ") == std::string::npos;
-        const int white = white_first ? (plies + 1) / 2 : plies / 2;
-        const int black = plies - white;
-        if (std::min(white, black) < profile_->agreement_min_moves)
+        if (std::min(game_->moves_by(Color::White), game_->moves_by(Color::Black)) < profile_->agreement_min_moves)
             return Error{"no draw by agreement before each player has made " +
                          std::to_string(profile_->agreement_min_moves) +
                          " move(s) (rules " + profile_->name +
@@ -228,7 +224,13 @@ Expected<bool> BoardSession::check_result_command(const std::string& res, const 
 Expected<bool> BoardSession::result(const std::string& res, const std::string& termination,
                                     bool confirmed, std::int64_t now_ms) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
-    publish(ResultEvent{board_.name, game_->game(), res, termination, confirmed}, now_ms);
+    ResultEvent r;
+    r.board = board_.name;
+    r.game = game_->game();
+    r.result = res;
+    r.termination = termination;
+    r.confirmed = confirmed;
+    publish(r, now_ms);
     if (confirmed) {
         publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen(), std::nullopt},
                 now_ms);
@@ -292,9 +294,7 @@ std::vector<std::int64_t> BoardSession::clock_readings(Color color) const {
     if (!record) return out;
     for (const auto& m : record->moves) {
         if (m.illegal_stands || !m.completed || !m.clock) continue;
-        // The mover of a ply: the side not to move in the FEN after it.
-        const bool white_moved = m.fen.find(" b ") != std::string::npos;
-        if (white_moved == (color == Color::White))
+        if (game_->mover_of(m.ply) == color)
             out.push_back(color == Color::White ? m.clock->white_ms : m.clock->black_ms);
     }
     return out;

@@ -18,10 +18,10 @@ constexpr std::array<std::string_view, 5> kKinds{"dgt", "certabo", "sentio", "mi
 // A Certabo/Sentio streams a frame every 100 ms here (the official simulator: 1 s; the real
 // rate is not documented, certabo-sentio.md 3.2): with the 2-of-3 vote a change shows within
 // about 0.3 s.
-constexpr drivers::Millis kLineFramePeriodMs = 100;
+constexpr TimeMs kLineFramePeriodMs = 100;
 
-drivers::BoardState state_of(const Position& pos) {
-    drivers::BoardState b;
+BoardReading state_of(const Position& pos) {
+    BoardReading b;
     for (int s = 0; s < 64; ++s) b.set(Square(s), pos.piece_on(Square(s)));
     return b;
 }
@@ -106,7 +106,7 @@ Expected<std::optional<EmuUri>> parse_emu_uri(std::string_view uri) {
 
 Expected<std::unique_ptr<EmuBoard>> EmuBoard::create(const std::string& kind, const Position& shown,
                                                      std::int64_t clock_ms) {
-    const drivers::BoardState board = state_of(shown);
+    const BoardReading board = state_of(shown);
     try {
         if (kind == "dgt") {
             emu::DgtEmulatorOptions o;
