@@ -5,7 +5,7 @@
 #pragma once
 
 #include "access/vocabulary.hpp"
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <optional>
 #include <span>

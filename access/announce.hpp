@@ -17,7 +17,7 @@
 
 #include "access/vocabulary.hpp"
 #include "rules/position.hpp"
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <string>
 

@@ -8,7 +8,7 @@
 
 #include "access/announce.hpp"
 #include "access/vocabulary.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
 
 #include <cstdint>

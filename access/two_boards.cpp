@@ -2,32 +2,20 @@
 
 #include <cstdlib>
 
+#include "base/placement.hpp"
+
 namespace eboard::access {
 
-std::optional<Placement> placement_from_fen(std::string_view fen) noexcept {
-    Placement p{};
-    int rank = 7, file = 0;
-    for (const char c : fen) {
-        if (c == ' ') break;
-        if (c == '/') {
-            if (file != 8 || rank == 0) return std::nullopt;
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-            if (file > 8) return std::nullopt;
-        } else {
-            const Piece piece = piece_from_char(c);
-            if (piece == Piece::None || file > 7) return std::nullopt;
-            p[static_cast<std::size_t>(Square::at(file, rank).index())] = piece;
-            ++file;
-        }
-    }
-    if (rank != 0 || file != 8) return std::nullopt;
-    return p;
+namespace {
+// The position of a FEN's placement field; nullopt if it is malformed.
+std::optional<BoardReading> placement_of(std::string_view fen) {
+    auto board = read_placement(fen);
+    if (!board) return std::nullopt;
+    return *board;
 }
+} // namespace
 
-std::vector<Square> differing_squares(const Placement& a, const Placement& b) {
+std::vector<Square> differing_squares(const BoardReading& a, const BoardReading& b) {
     std::vector<Square> out;
     for (std::size_t i = 0; i < 64; ++i)
         if (a[i] != b[i]) out.emplace_back(static_cast<int>(i));
@@ -35,7 +23,7 @@ std::vector<Square> differing_squares(const Placement& a, const Placement& b) {
 }
 
 void TwoBoards::start(std::string_view fen) {
-    const auto p = placement_from_fen(fen);
+    const auto p = placement_of(fen);
     for (Side& s : sides_) s = Side{0, p, std::nullopt};
     differ_ = false;
     squares_.clear();
@@ -45,8 +33,8 @@ std::vector<Square> TwoBoards::compare() const {
     const Side& a = sides_[0];
     const Side& b = sides_[1];
     const int gap = a.ply - b.ply;
-    const std::optional<Placement>* x = &a.now;
-    const std::optional<Placement>* y = &b.now;
+    const std::optional<BoardReading>* x = &a.now;
+    const std::optional<BoardReading>* y = &b.now;
     if (gap == 1) x = &a.before; // a is ahead: b's position against a's at b's ply
     if (gap == -1) y = &b.before;
     if (!*x || !*y) return {};
@@ -59,7 +47,7 @@ std::vector<Square> TwoBoards::compare() const {
 
 std::optional<TwoBoards::Change> TwoBoards::moved(Board board, int ply, std::string_view fen) {
     Side& s = sides_[static_cast<std::size_t>(board)];
-    const auto p = placement_from_fen(fen);
+    const auto p = placement_of(fen);
     if (!p) return std::nullopt;
     if (ply == s.ply + 1)
         s.before = s.now;

@@ -6,7 +6,8 @@
 // boards and raises ALERT both_boards_differ.
 #pragma once
 
-#include "rules/types.hpp"
+#include "base/sensors.hpp"
+#include "base/types.hpp"
 
 #include <array>
 #include <cstdint>
@@ -16,14 +17,9 @@
 
 namespace eboard::access {
 
-/// The pieces on the 64 squares as the placement field of a FEN gives them.
-using Placement = std::array<Piece, 64>;
-
-/// The placement field (the FEN's first field) read into squares a1..h8; nullopt if malformed.
-[[nodiscard]] std::optional<Placement> placement_from_fen(std::string_view fen) noexcept;
-
-/// The squares whose contents differ, a1..h8 order.
-[[nodiscard]] std::vector<Square> differing_squares(const Placement& a, const Placement& b);
+/// The squares whose contents differ, a1..h8 order (the boards as their FENs' placement fields
+/// give them, base/placement.hpp).
+[[nodiscard]] std::vector<Square> differing_squares(const BoardReading& a, const BoardReading& b);
 
 /// The state of a two-board game.
 class TwoBoards {
@@ -55,7 +51,7 @@ class TwoBoards {
   private:
     struct Side {
         int ply = 0;
-        std::optional<Placement> now, before; ///< after `ply`, after `ply - 1`
+        std::optional<BoardReading> now, before; ///< after `ply`, after `ply - 1`
     };
     [[nodiscard]] std::vector<Square> compare() const;
 

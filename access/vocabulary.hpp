@@ -14,7 +14,7 @@
 // well); the Appendix D vocabulary writes "Eva vier". No I/O here.
 #pragma once
 
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <array>
 #include <cstdint>

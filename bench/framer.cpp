@@ -40,7 +40,7 @@ std::vector<std::uint8_t> board_stream(double noise, int moves) {
     o.noise_probability = noise;
     o.seed = 7;
     emu::DgtBoardEmu board(o);
-    Millis now = 0;
+    TimeMs now = 0;
     board.power_on(now);
     const std::uint8_t update[] = {dgt::cmd::send_update};
     board.receive(update, now);

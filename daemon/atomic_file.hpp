@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

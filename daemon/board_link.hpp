@@ -7,7 +7,7 @@
 #include <future>
 #include <string>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

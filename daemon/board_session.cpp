@@ -206,17 +206,20 @@ Expected<bool> BoardSession::check_result_command(const std::string& res, const 
     const std::optional<Result> r = result_from_pgn(res);
     const std::optional<Termination> t = termination_from_string(termination);
     if (!r || !t) return true;
-    // The side that moved first: the side to move now, or its opponent after an odd number of plies.
     const Position& pos = game_->position();
-    const int plies = game_->plies();
-    const Color first = plies % 2 == 0 ? pos.side_to_move() : ~pos.side_to_move();
-    return eboard::check_result_command(*profile_, game_so_far(pos, plies, first), *r, *t);
+    return eboard::check_result_command(*profile_, game_so_far(pos, game_->plies(), game_->first_to_move()), *r, *t);
 }
 
 Expected<bool> BoardSession::result(const std::string& res, const std::string& termination,
                                     bool confirmed, std::int64_t now_ms) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
-    publish(ResultEvent{board_.name, game_->game(), res, termination, confirmed}, now_ms);
+    ResultEvent r;
+    r.board = board_.name;
+    r.game = game_->game();
+    r.result = res;
+    r.termination = termination;
+    r.confirmed = confirmed;
+    publish(r, now_ms);
     if (confirmed) {
         publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen(), std::nullopt},
                 now_ms);
@@ -280,9 +283,7 @@ std::vector<std::int64_t> BoardSession::clock_readings(Color color) const {
     if (!record) return out;
     for (const auto& m : record->moves) {
         if (m.illegal_stands || !m.completed || !m.clock) continue;
-        // The mover of a ply: the side not to move in the FEN after it.
-        const bool white_moved = m.fen.find(" b ") != std::string::npos;
-        if (white_moved == (color == Color::White))
+        if (game_->mover_of(m.ply) == color)
             out.push_back(color == Color::White ? m.clock->white_ms : m.clock->black_ms);
     }
     return out;

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "daemon/commands.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

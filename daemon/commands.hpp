@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

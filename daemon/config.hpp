@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "daemon/speech_config.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

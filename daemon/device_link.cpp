@@ -8,7 +8,6 @@
 #include "daemon/driver_options.hpp"
 #include "daemon/log.hpp"
 #include "daemon/recorder.hpp"
-#include "drivers/core/device_waiter.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
 #include "rules/flag_ruling.hpp"
@@ -22,16 +21,6 @@ namespace asio = boost::asio;
 using drivers::ClockSide;
 
 namespace {
-
-// Device thread: while a usb board is away, how often it looks whether hotplug saw it come
-// back (otherwise it sleeps until input, a queued command's wake(), or the driver's next timer).
-constexpr int kHotplugCheckMs = 50;
-constexpr int kShutdownMs = 1000;    // clean exit: time for a driver to put the board back
-// open_after(): how long a board attached again waits for its previous link to close the
-// device (its driver's clean exit, kShutdownMs, and a transfer's 1 s libusb timeout fit), and
-// how often that wait looks at stop().
-constexpr int kPreviousLinkWaitMs = 3000;
-constexpr int kPreviousLinkPollMs = 20;
 
 std::vector<std::string> square_names(Bitboard b) {
     std::vector<std::string> out;
@@ -89,21 +78,13 @@ int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
     return tc->first_move_of_period(static_cast<int>(tc->periods.size()) - 1);
 }
 
-// How late a board may report a piece touched before the clock's press that followed it
-// (a DGT board scans every 200-250 ms, dgt.md 8; the press comes with the next BWTIME).
-constexpr TimeMs kBoardLagMs = 300;
-
-// The game began with Black to move (a position set by the arbiter).
-bool black_first(const GameTracker& game) { return game.start_fen().find(" b ") != std::string::npos; }
-
 } // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, Deadlines& deadlines, BoardSession& session, const Config& config)
     : io_(io), session_(session), config_(config), recon_(recon_config()),
-      deadline_(deadlines, [this](std::int64_t now) { on_deadline(now); }) {
+      deadline_(deadlines, [this](std::int64_t now) { on_deadline(now); }), device_(session.name()),
+      sides_(config.white_side) {
     recon_profile_ = session_.shared_profile();
-    if (config.white_side == WhiteSide::Left) white_side_ = ClockSide::Left;
-    if (config.white_side == WhiteSide::Right) white_side_ = ClockSide::Right;
 }
 
 DeviceLink::~DeviceLink() {
@@ -141,9 +122,19 @@ ReconConfig DeviceLink::recon_config() const {
 void DeviceLink::start() {
     // A game taken up from the store: the reconstruction starts from it, and the board is
     // checked against it before any move counts.
-    stop_ = false;
     restart_game();
-    thread_ = std::thread([this] { device_thread(); });
+    auto events = [this, alive = alive_](const drivers::DriverEvent& e) {
+        asio::post(io_, [this, alive, e] {
+            if (*alive) on_driver_event(e);
+        });
+    };
+    auto learned = [this, alive = alive_](BoardSettings settings) {
+        if (!on_learned_) return;
+        asio::post(io_, [this, alive, s = std::move(settings)] {
+            if (*alive) on_learned_(s);
+        });
+    };
+    device_.start(session_.board_config().uri, std::move(events), std::move(learned));
 }
 
 void DeviceLink::stop() {
@@ -154,17 +145,10 @@ void DeviceLink::stop() {
 void DeviceLink::request_stop() {
     *alive_ = false; // on the loop's thread: what the device thread still posts is dropped
     deadline_.set(std::nullopt);
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-        if (live_) live_->wake();
-    }
-    wake_.notify_all();
+    device_.request_stop();
 }
 
-void DeviceLink::join() {
-    if (thread_.joinable()) thread_.join();
-}
+void DeviceLink::join() { device_.join(); }
 
 void DeviceLink::on_deadline(std::int64_t now) {
     // While the board is away its time stands still for the reconstruction: a piece that was
@@ -173,94 +157,8 @@ void DeviceLink::on_deadline(std::int64_t now) {
 }
 
 void DeviceLink::arm_deadline() {
-    if (stop_) return;
+    if (device_.stopping()) return;
     deadline_.set(recon_.next_deadline());
-}
-
-void DeviceLink::wait_for_previous_link() {
-    if (!previous_closed_.valid()) return;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPreviousLinkWaitMs);
-    while (!stop_ && previous_closed_.wait_for(std::chrono::milliseconds(kPreviousLinkPollMs)) !=
-                         std::future_status::ready) {
-        if (std::chrono::steady_clock::now() >= until) {
-            log_warning("board " + session_.name() + ": its device is still held by the link DETACH closed, " +
-                        std::to_string(kPreviousLinkWaitMs) + " ms on; opening it anyway");
-            break;
-        }
-    }
-    previous_closed_ = {};
-}
-
-void DeviceLink::device_thread() {
-    // Two handles on one device race: the new one's claim fails (EBUSY) while the old one holds
-    // it, and the old one's close gives the device back to the kernel driver.
-    wait_for_previous_link();
-    const std::string uri = session_.board_config().uri;
-    // A device that is not there: back-off for serial paths, libusb hotplug for usb boards.
-    drivers::DeviceWaiter waiter(uri);
-    LearnedSettings learned; // what the driver learnt, for the store
-    auto pause = [this](int ms) {
-        std::unique_lock lock(mutex_);
-        return !wake_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stop_.load(); });
-    };
-    bool reported = false;
-    while (!stop_) {
-        auto sink = [this, alive = alive_](const drivers::DriverEvent& e) {
-            asio::post(io_, [this, alive, e] {
-                if (*alive) on_driver_event(e);
-            });
-        };
-        auto device = opener_ ? opener_(sink) : drivers::open_device(uri, sink);
-        if (!device) {
-            if (!reported)
-                log_warning("board " + session_.name() + ": " + device.error().message + "; " + waiter.note());
-            reported = true;
-            (void)waiter.wait(pause);
-            continue;
-        }
-        reported = false;
-        waiter.reset();
-        {
-            std::lock_guard lock(mutex_);
-            live_ = device->get();
-        }
-        (*device)->start();
-        auto wait_ms = [&] { return waiter.hotplug() && (*device)->reconnecting() ? kHotplugCheckMs : -1; };
-        while (!stop_ && (*device)->poll(wait_ms())) {
-            // A usb board plugged in again is reopened at once, not on the session's back-off.
-            if (waiter.arrived() && (*device)->reconnecting()) (*device)->reconnect_now();
-            if (auto settings = learned.poll((*device)->driver()); settings && on_learned_)
-                asio::post(io_, [this, alive = alive_, s = std::move(*settings)] {
-                    if (*alive) on_learned_(s);
-                });
-            std::vector<std::function<void(drivers::Driver&)>> commands;
-            {
-                std::lock_guard lock(mutex_);
-                commands.swap(commands_);
-            }
-            for (auto& c : commands) c((*device)->driver());
-        }
-        // A clean exit: the board gets back what the driver changed on it (Millennium's E2ROM).
-        if (stop_) (void)(*device)->shutdown(kShutdownMs);
-        std::lock_guard lock(mutex_);
-        live_ = nullptr;
-    }
-}
-
-void DeviceLink::queue_command(std::function<void(drivers::Driver&)> command) {
-    std::lock_guard lock(mutex_);
-    commands_.push_back(std::move(command));
-    if (live_) live_->wake(); // out now, not with the next input or timer
-}
-
-Color DeviceLink::color_of_side(ClockSide side) const {
-    const ClockSide white = white_side_.value_or(ClockSide::Left);
-    return side == white ? Color::White : Color::Black;
-}
-
-ClockSide DeviceLink::side_of(Color c) const {
-    const ClockSide white = white_side_.value_or(ClockSide::Left);
-    return c == Color::White ? white : drivers::other_side(white);
 }
 
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
@@ -268,7 +166,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     // times and flags are not read, so a move is completed by the next move made or by the end
     // of the game (Art. 6.2.1), MOVE has no clock times, and no command goes to the clock.
     if (config_.clock == ClockMode::None &&
-        (std::holds_alternative<drivers::ClockLever>(event) || std::holds_alternative<drivers::ClockTimes>(event) ||
+        (std::holds_alternative<drivers::ClockLever>(event) || std::holds_alternative<drivers::ClockReport>(event) ||
          std::holds_alternative<drivers::ClockInfo>(event)))
         return;
     const std::int64_t now = wall_clock_ms();
@@ -276,7 +174,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         // A new driver session (or none): its board and lever are still to be read.
         board_read_ = false;
         unchecked_lever_.reset();
-        held_press_.reset();
+        sides_.link_changed();
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -287,56 +185,33 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         // Its timers go on with its next input (the fresh board dump after start-up).
         return;
     }
-    if (const auto* c = std::get_if<drivers::SquareChanged>(&event)) {
-        feed(SquareChange{c->at_ms, c->square, SquareReading{c->reading.occupied, c->reading.piece}});
-    } else if (const auto* d = std::get_if<drivers::BoardDump>(&event)) {
-        BoardSnapshot snap{d->at_ms, {}};
-        for (int s = 0; s < 64; ++s) {
-            const auto r = d->board.at(Square(s));
-            snap.board[static_cast<std::size_t>(s)] = SquareReading{r.occupied, r.piece};
-        }
-        if (first_reading_ && !session_.game() && !recon_.in_game()) begin_with_first_move(snap);
+    if (const auto* c = std::get_if<SquareChange>(&event)) {
+        feed(*c);
+    } else if (const auto* snap = std::get_if<BoardSnapshot>(&event)) {
+        if (first_reading_ && !session_.game() && !recon_.in_game()) begin_with_first_move(*snap);
         first_reading_ = false;
-        feed(snap);
+        feed(*snap);
         board_read_ = true;
         if (unchecked_lever_) {
-            const drivers::ClockTimes t = *unchecked_lever_;
+            const drivers::ClockReport t = *unchecked_lever_;
             unchecked_lever_.reset();
             lever_first_seen(t);
         }
     } else if (const auto* lever = std::get_if<drivers::ClockLever>(&event)) {
-        // The player presses his own side down, so the other side goes up (dgt.md 13).
-        const ClockSide pressed = drivers::other_side(lever->high);
-        if (pressed == ClockSide::None) return;
-        if (sides_open() && side_learnt_ && !touched_at_start_) {
-            // --white-side auto, before the first move and before any piece was touched: the
-            // first mover's press (his move not reported yet) or the clock being set up. The
-            // board decides (decide_held_press).
-            if (held_press_) decide_held_press(std::nullopt); // two set-up presses
-            held_press_ = *lever;
-            held_touch_.reset();
-            return;
-        }
-        if (config_.white_side == WhiteSide::Auto && !side_learnt_ && session_.game() &&
-            session_.game()->plies() <= 1) {
-            // --white-side auto, no lever read before the first move: the first press of a
-            // game completes its first move, White's unless the game started with Black to
-            // move (a position set by the arbiter).
-            learn_white_side(black_first(*session_.game()) ? drivers::other_side(pressed) : pressed,
-                             "its first press");
-        }
-        feed(LeverPressed{lever->at_ms, color_of_side(pressed)});
-    } else if (const auto* t = std::get_if<drivers::ClockTimes>(&event)) {
+        // --white-side: the press of a player, or (auto, before the first move) one held until
+        // the board shows whether it was the first mover's or the clock being set up.
+        apply(sides_.lever(*lever, side_game()));
+    } else if (const auto* t = std::get_if<drivers::ClockReport>(&event)) {
         on_clock_times(*t);
-    } else if (const auto* b = std::get_if<drivers::ClockButton>(&event)) {
+    } else if (const auto* b = std::get_if<ClockButton>(&event)) {
         // While a pawn can promote, the buttons choose the piece (Reconstructor); otherwise
         // they ask for information ([23] D.2.10.4, the speech sink).
         bool promotion = false;
         if (recon_.in_game())
             for (const Move m : recon_.position().legal_moves())
                 promotion = promotion || m.kind() == Move::Kind::Promotion;
-        feed(eboard::ClockButton{b->at_ms, b->button});
-        if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button, b->at_ms);
+        feed(*b);
+        if (!promotion && session_.on_clock_button) session_.on_clock_button(b->button, b->t_ms);
     } else if (const auto* info = std::get_if<drivers::ClockInfo>(&event)) {
         clock_model_ = info->model;
         clock_connected_ = info->model != drivers::ClockModel::None;
@@ -345,7 +220,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     }
 }
 
-void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
+void DeviceLink::on_clock_times(const drivers::ClockReport& t) {
     clock_connected_ = t.connected;
     if (!t.connected) {
         last_times_.reset();
@@ -355,45 +230,43 @@ void DeviceLink::on_clock_times(const drivers::ClockTimes& t) {
     const bool first = !last_times_;
     const auto previous = last_times_;
     last_times_ = t;
-    // Before the first move the lever shows whose clock runs (auto): a press held since
-    // longer than the board's lag, with no touch, was the clock being set up.
-    if (held_press_ && t.at_ms - held_press_->at_ms > kBoardLagMs) decide_held_press(std::nullopt);
-    if (sides_open() && !held_press_) learn_from_lever(t.lever_high);
-    const Color left = color_of_side(ClockSide::Left);
+    // Before the first move the lever shows whose clock runs (auto).
+    apply(sides_.clock_report(t, side_game()));
+    const Color left = sides_.color_of(ClockSide::Left);
     eboard::ClockTimes ct;
-    ct.t_ms = t.at_ms;
+    ct.t_ms = t.t_ms;
     ct.white_ms = left == Color::White ? t.left_ms : t.right_ms;
     ct.black_ms = left == Color::White ? t.right_ms : t.left_ms;
     ct.running = t.running && t.turn != ClockSide::None;
-    ct.running_side = color_of_side(t.turn);
+    ct.running_side = sides_.color_of(t.turn);
     session_.set_clock_times(MoveClock{ct.white_ms, ct.black_ms});
     feed(ct);
     // A flag is read from the clock (Art. 6.1): report the moment it shows, once.
     auto fell = [&](bool now_flag, bool before) { return now_flag && (first || !before); };
     if (fell(t.left_flag, previous && previous->left_flag))
-        feed(FlagFall{t.at_ms, color_of_side(ClockSide::Left)});
+        feed(FlagFall{t.t_ms, sides_.color_of(ClockSide::Left)});
     if (fell(t.right_flag, previous && previous->right_flag))
-        feed(FlagFall{t.at_ms, color_of_side(ClockSide::Right)});
+        feed(FlagFall{t.t_ms, sides_.color_of(ClockSide::Right)});
     // The lever is checked against the board's full reading: a time report that comes
     // before it (the board still in the update mode of the daemon's previous run) waits.
     if (first && board_read_) lever_first_seen(t);
     else if (first) unchecked_lever_ = t;
 }
 
-void DeviceLink::lever_first_seen(const drivers::ClockTimes& t) {
+void DeviceLink::lever_first_seen(const drivers::ClockReport& t) {
     // The driver reports lever changes from its first time report on; a press made before it
     // (while the daemon was down, or the board away) is only in the lever's position.
     const ClockSide down = t.lever_high == ClockSide::Left    ? ClockSide::Right
                            : t.lever_high == ClockSide::Right ? ClockSide::Left
                                                               : ClockSide::None;
     const auto& game = session_.game();
-    if (down == ClockSide::None || !white_side_ || !game || !recon_.in_game()) return;
-    const Color by = color_of_side(down);
+    if (down == ClockSide::None || !sides_.known() || !game || !recon_.in_game()) return;
+    const Color by = sides_.color_of(down);
     // His side may be down since an illegal move of his at this turn (7.5.1): the move he
     // makes after it is completed by the next move, not by that press.
     const int turn = game->position().side_to_move() == by ? game->plies() + 1 : game->plies();
     if (turn > 0 && session_.last_illegal_ply(by) >= turn) return;
-    const std::vector<ReconEvent> out = recon_.lever_seen(by, t.at_ms);
+    const std::vector<ReconEvent> out = recon_.lever_seen(by, t.t_ms);
     for (const auto& r : out) handle(r);
     arm_deadline(); // a press taken from the lever runs the press grace
 }
@@ -404,7 +277,7 @@ void DeviceLink::feed(const SensorEvent& e) {
     for (const auto& r : out) handle(r);
     // A press held before the first move is decided by the first touch after it; fed after
     // this input's events, so that it follows what the board showed.
-    if (held_press_ && held_touch_) decide_held_press(held_touch_);
+    apply(sides_.after_input(side_game()));
     arm_deadline(); // the reconstruction's next timer, if one runs (handling may restart it)
 }
 
@@ -473,12 +346,9 @@ void DeviceLink::handle(const ReconEvent& event) {
     if (const auto* t = std::get_if<eboard::TouchEvent>(&event)) {
         if (!session_.game()) return;
         if (session_.game()->plies() == 0) {
-            touched_at_start_ = true;
-            if (held_press_ && !held_touch_) held_touch_ = t->t_ms;
+            sides_.touched_at_start(t->t_ms);
         }
-        TouchEvent out{session_.name(), session_.game_id(), t->square.name(), t->lift, std::nullopt};
-        if (t->piece != Piece::None) out.piece = piece_to_char(t->piece);
-        session_.recorder().publish(out, now);
+        session_.recorder().publish(TouchEvent{*t, session_.name(), session_.game_id()}, now);
     } else if (const auto* m = std::get_if<eboard::MoveEvent>(&event)) {
         handle_move(*m, now);
     } else if (const auto* a = std::get_if<eboard::AlertEvent>(&event)) {
@@ -493,7 +363,8 @@ void DeviceLink::handle(const ReconEvent& event) {
         }
         clear_clock_text();
         keep_white_side();
-        if (sides_open() && last_times_ && last_times_->connected) learn_from_lever(last_times_->lever_high);
+        const bool lever_known = last_times_ && last_times_->connected;
+        apply(sides_.game_started(lever_known ? last_times_->lever_high : ClockSide::None, side_game()));
         // New rules (SIGHUP) apply from this game on: the reconstruction starts it again
         // under them, from the same start position.
         if (session_.shared_profile() != recon_profile_) restart_game();
@@ -517,7 +388,7 @@ void DeviceLink::restart_game() {
         recon_ = Reconstructor(recon_config());
         recon_profile_ = session_.shared_profile();
         // The new reconstruction has not seen the board yet: ask for a full reading.
-        queue_command([](drivers::Driver& d) { d.request_board_dump(); });
+        device_.queue([](drivers::Driver& d) { d.request_board_dump(); });
     }
     // The board is checked against the game, a move made but not completed included (its
     // press completes it). The reconstruction counts plies from the position it starts from.
@@ -554,49 +425,31 @@ void DeviceLink::begin_with_first_move(const BoardSnapshot& snap) {
 }
 
 void DeviceLink::keep_white_side() {
-    if (config_.white_side != WhiteSide::Auto || !session_.game()) return;
-    held_press_.reset();
-    touched_at_start_ = false;
+    if (!session_.game()) return;
     const std::string& kept = session_.white_side();
-    side_learnt_ = kept == "left" || kept == "right";
-    if (kept == "left") white_side_ = ClockSide::Left;
-    else if (kept == "right") white_side_ = ClockSide::Right;
-    // else: a game of its own, perhaps with the clock turned round; it learns its side.
+    sides_.game_begins(kept == "left"    ? std::optional(ClockSide::Left)
+                       : kept == "right" ? std::optional(ClockSide::Right)
+                                         : std::nullopt);
 }
 
-void DeviceLink::learn_white_side(ClockSide white, const char* how) {
-    const bool changed = white_side_ != white || !side_learnt_;
-    white_side_ = white;
-    side_learnt_ = true;
-    if (changed)
-        log_info("board " + session_.name() + ": White plays on the " + (white == ClockSide::Left ? "left" : "right") +
-                 " of the clock (" + how + ")");
-    if (session_.game()) session_.set_white_side(white == ClockSide::Left ? "left" : "right");
-}
-
-bool DeviceLink::sides_open() const {
-    return config_.white_side == WhiteSide::Auto && session_.game() && session_.game()->plies() == 0 &&
-           recon_.plies_made() == 0;
-}
-
-void DeviceLink::learn_from_lever(ClockSide high) {
-    if (high == ClockSide::None || !session_.game()) return;
-    learn_white_side(black_first(*session_.game()) ? drivers::other_side(high) : high,
-                     "its lever before the first move");
-}
-
-void DeviceLink::decide_held_press(std::optional<TimeMs> touch_ms) {
-    const drivers::ClockLever press = *held_press_;
-    held_press_.reset();
-    held_touch_.reset();
-    const ClockSide pressed = drivers::other_side(press.high);
-    if (touch_ms && *touch_ms - press.at_ms <= kBoardLagMs) {
-        // The first mover pressed; his move reached us after the press.
-        feed(LeverPressed{press.at_ms, color_of_side(pressed)});
-        return;
+void DeviceLink::apply(const std::vector<WhiteSideLearner::Action>& actions) {
+    for (const auto& action : actions) {
+        if (const auto* press = std::get_if<LeverPressed>(&action)) {
+            feed(*press);
+            continue;
+        }
+        const auto& learnt = std::get<WhiteSideLearner::Learnt>(action);
+        const char* side = learnt.white == ClockSide::Left ? "left" : "right";
+        if (learnt.changed)
+            log_info("board " + session_.name() + ": White plays on the " + side + " of the clock (" + learnt.how + ")");
+        if (session_.game()) session_.set_white_side(side);
     }
-    // Nobody had touched a piece: the clock was set up; its lever now shows whose clock runs.
-    if (sides_open()) learn_from_lever(press.high);
+}
+
+WhiteSideLearner::Game DeviceLink::side_game() const {
+    const auto& game = session_.game();
+    if (!game) return {};
+    return {true, game->plies(), recon_.plies_made(), game->first_to_move()};
 }
 
 void DeviceLink::update_quickplay() {
@@ -604,18 +457,15 @@ void DeviceLink::update_quickplay() {
     const int from = quickplay_from_move(session_.profile(), session_.time_control());
     if (!game || from <= 1) return;
     // Both players are in the last period once each has made the moves before it.
-    const int plies = game->plies();
-    const bool white_first = game->start_fen().find(" b ") == std::string::npos;
-    const int white = white_first ? (plies + 1) / 2 : plies / 2;
-    const int black = plies - white;
-    if (std::min(white, black) + 1 >= from) recon_.set_quickplay_finish(true);
+    if (std::min(game->moves_by(Color::White), game->moves_by(Color::Black)) + 1 >= from)
+        recon_.set_quickplay_finish(true);
 }
 
 void DeviceLink::show_on_clock(const std::string& dgt3000, const std::string& xl) {
     if (!clock_connected_) return;
     const std::string text = clock_model_ == drivers::ClockModel::DgtXl ? xl : dgt3000;
     clock_text_shown_ = true;
-    queue_command([text](drivers::Driver& d) {
+    device_.queue([text](drivers::Driver& d) {
         if (auto* c = d.clock()) c->show_text(text, true);
     });
 }
@@ -624,14 +474,14 @@ void DeviceLink::clear_clock_text() {
     if (!clock_text_shown_) return;
     clock_text_shown_ = false;
     if (!clock_connected_) return;
-    queue_command([](drivers::Driver& d) {
+    device_.queue([](drivers::Driver& d) {
         if (auto* c = d.clock()) c->end_display();
     });
 }
 
 Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_ms) {
     if (!clock_connected_) return Error{"board " + session_.name() + " has no clock connected"};
-    const ClockSide white = side_of(Color::White);
+    const ClockSide white = sides_.side_of(Color::White);
     const std::int64_t left = white == ClockSide::Left ? white_ms : black_ms;
     const std::int64_t right = white == ClockSide::Left ? black_ms : white_ms;
     // Set and run: if the clock was running, the clock of the player to move in the game runs
@@ -640,13 +490,13 @@ Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_m
     drivers::ClockRun run = drivers::ClockRun::None;
     if (last_times_ && last_times_->running) {
         ClockSide runs = last_times_->turn;
-        if (session_.game()) runs = side_of(session_.game()->position().side_to_move());
+        if (session_.game()) runs = sides_.side_of(session_.game()->position().side_to_move());
         run = runs == ClockSide::Left    ? drivers::ClockRun::Left
               : runs == ClockSide::Right ? drivers::ClockRun::Right
                                          : drivers::ClockRun::None;
     }
     clock_text_shown_ = false; // the clock shows the new times
-    queue_command([left, right, run](drivers::Driver& d) {
+    device_.queue([left, right, run](drivers::Driver& d) {
         if (auto* c = d.clock()) c->set_and_run(left, right, run);
     });
     return true;
@@ -682,7 +532,7 @@ Expected<std::string> DeviceLink::penalty(bool apply) {
         bonus_ms = std::stoll(p.substr(1, p.size() - 4)) * 60000;
     if (bonus_ms == 0) return Error{"the profile prescribes no penalty for this illegal move ('" + p + "')"};
     if (!last_times_) return Error{"board " + session_.name() + ": the clock's times are not known"};
-    const Color left = color_of_side(ClockSide::Left);
+    const Color left = sides_.color_of(ClockSide::Left);
     std::int64_t white = left == Color::White ? last_times_->left_ms : last_times_->right_ms;
     std::int64_t black = left == Color::White ? last_times_->right_ms : last_times_->left_ms;
     (offender == Color::White ? black : white) += bonus_ms;

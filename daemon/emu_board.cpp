@@ -16,10 +16,10 @@ namespace {
 // A Certabo/Sentio streams a frame every 100 ms here (the official simulator: 1 s; the real
 // rate is not documented, certabo-sentio.md 3.2): with the 2-of-3 vote a change shows within
 // about 0.3 s.
-constexpr drivers::Millis kLineFramePeriodMs = 100;
+constexpr TimeMs kLineFramePeriodMs = 100;
 
-drivers::BoardState state_of(const Position& pos) {
-    drivers::BoardState b;
+BoardReading state_of(const Position& pos) {
+    BoardReading b;
     for (int s = 0; s < 64; ++s) b.set(Square(s), pos.piece_on(Square(s)));
     return b;
 }
@@ -90,7 +90,7 @@ std::int64_t clock_start_ms(const std::string& tc_text) {
 
 Expected<std::unique_ptr<EmuBoard>> EmuBoard::create(const std::string& kind, const Position& shown,
                                                      std::int64_t clock_ms) {
-    const drivers::BoardState board = state_of(shown);
+    const BoardReading board = state_of(shown);
     try {
         if (kind == "dgt") {
             emu::DgtEmulatorOptions o;

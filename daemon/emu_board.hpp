@@ -24,7 +24,7 @@
 #include "daemon/simulated_player.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/session.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
 
 namespace eboard::daemon {

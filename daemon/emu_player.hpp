@@ -14,7 +14,7 @@
 
 #include "daemon/emu_board.hpp"
 #include "daemon/events.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/pgn.hpp"
 
 namespace eboard::daemon {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

@@ -18,7 +18,7 @@
 
 #include "daemon/config.hpp"
 #include "drivers/core/registry.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 

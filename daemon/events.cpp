@@ -123,9 +123,9 @@ json to_json(const Event& event) {
             [](const TouchEvent& e) {
                 json j{{"class", "TOUCH"}, {"board", e.board}};
                 put_game(j, e.game);
-                j["square"] = e.square;
+                j["square"] = e.square.name();
                 j["action"] = e.lift ? "lift" : "place";
-                if (e.piece) j["piece"] = std::string(1, *e.piece);
+                if (e.piece != Piece::None) j["piece"] = std::string(1, piece_to_char(e.piece));
                 return j;
             },
             [](const MoveEvent& e) {
@@ -201,10 +201,11 @@ Expected<Event> event_from_json(const json& j) {
         if (!act) return act.error();
         auto sq = need_string(j, "square");
         if (!sq) return sq.error();
-        TouchEvent t{opt_string(j, "board"), opt_string(j, "game"), *sq, *act, std::nullopt};
+        const Square square = Square::parse(*sq);
+        if (!square.valid()) return Error{"field 'square' is not a square: '" + *sq + "'"};
         const std::string piece = opt_string(j, "piece");
-        if (piece.size() == 1) t.piece = piece[0];
-        return Event{t};
+        const Piece p = piece.size() == 1 ? piece_from_char(piece[0]) : Piece::None;
+        return Event{TouchEvent{{0, square, *act, p}, opt_string(j, "board"), opt_string(j, "game")}};
     }
     if (*cls == "MOVE") return move_from_json(j);
     if (*cls == "ALERT") return alert_from_json(j);
@@ -212,9 +213,13 @@ Expected<Event> event_from_json(const json& j) {
         auto r = need_string(j, "result");
         if (!r) return r.error();
         auto c = j.find("confirmed");
-        return Event{ResultEvent{opt_string(j, "board"), opt_string(j, "game"), *r,
-                                 opt_string(j, "termination"),
-                                 c != j.end() && c->is_boolean() && c->get<bool>()}};
+        ResultEvent result;
+        result.board = opt_string(j, "board");
+        result.game = opt_string(j, "game");
+        result.result = *r;
+        result.termination = opt_string(j, "termination");
+        result.confirmed = c != j.end() && c->is_boolean() && c->get<bool>();
+        return Event{result};
     }
     return Error{"unknown event class '" + *cls + "'"};
 }

@@ -11,7 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rules/expected.hpp"
+#include "base/events.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::daemon {
 
@@ -53,13 +54,12 @@ struct GameEvent {
     std::optional<int> ply; ///< Takeback: the ply the game is back at (0 = the start position)
 };
 
-/// A piece lifted or placed (Art. 4.3; Appendix D.2.2). `square` is a name, "e4".
-struct TouchEvent {
+/// A piece lifted or placed (Art. 4.3; Appendix D.2.2): the reconstruction's TOUCH
+/// (base/events.hpp) on `board` in `game`. In JSON `square` is a name ("e4") and `piece` the FEN
+/// letter when known; `t_ms` is not written.
+struct TouchEvent : eboard::TouchEvent {
     std::string board;
     std::string game;
-    std::string square;
-    bool lift = true;
-    std::optional<char> piece; ///< FEN letter when known ('P'..'K', 'p'..'k')
 };
 
 /// A move made (Art. 4.7) or completed (Art. 6.2.1).
@@ -99,13 +99,12 @@ struct AlertEvent {
     std::string earlier_fen;
 };
 
-/// The game's result: at once when a rule ends it, or on a command; `confirmed` per Art. 8.7.
-struct ResultEvent {
+/// The game's result (base/events.hpp; termination e.g. "checkmate", "stalemate",
+/// "resignation", "flag") on `board` in `game`; `confirmed` per Art. 8.7. In JSON `t_ms` and
+/// `article` are not written.
+struct ResultEvent : eboard::ResultEvent {
     std::string board;
     std::string game;
-    std::string result; ///< "1-0", "0-1", "1/2-1/2"
-    std::string termination; ///< e.g. "checkmate", "stalemate", "resignation", "flag"
-    bool confirmed = false;
 };
 
 using Event = std::variant<VersionEvent, BoardEvent, GameEvent, TouchEvent, MoveEvent,

@@ -22,7 +22,7 @@ Expected<Position> read_fen(const std::string& fen, bool chess960_hint = false) 
 
 GameTracker::GameTracker(Position pos, std::string board, std::string game, std::string start_fen)
     : pos_(std::move(pos)), board_(std::move(board)), game_(std::move(game)),
-      start_fen_(std::move(start_fen)) {}
+      start_fen_(std::move(start_fen)), first_to_move_(pos_.side_to_move()) {}
 
 Expected<GameTracker> GameTracker::start(const std::string& board, const std::string& game,
                                          const std::string& fen) {

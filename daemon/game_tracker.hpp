@@ -9,7 +9,7 @@
 
 #include "daemon/events.hpp"
 #include "daemon/stored_game.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
 
 namespace eboard::daemon {
@@ -47,6 +47,17 @@ class GameTracker {
     [[nodiscard]] const std::string& game() const { return game_; }
     [[nodiscard]] const std::string& board() const { return board_; }
     [[nodiscard]] const std::string& start_fen() const { return start_fen_; }
+    /// Who moves first in this game: White, unless its start position (set by the arbiter)
+    /// has Black to move.
+    [[nodiscard]] Color first_to_move() const { return first_to_move_; }
+    /// Who made ply `ply` (1 = the first move of the game). An illegal move that stood counts
+    /// as its player's ply: the opponent moves next.
+    [[nodiscard]] Color mover_of(int ply) const { return ply % 2 == 1 ? first_to_move_ : ~first_to_move_; }
+    /// The moves `side` has made in this game so far.
+    [[nodiscard]] int moves_by(Color side) const {
+        const int first = (plies() + 1) / 2;
+        return side == first_to_move_ ? first : plies() - first;
+    }
     /// True when the last move made is completed (Art. 6.2.1), stood as an illegal move, or
     /// there is none; false while the player has not pressed the clock after it.
     [[nodiscard]] bool last_completed() const {
@@ -73,6 +84,7 @@ class GameTracker {
     std::string board_;
     std::string game_;
     std::string start_fen_;
+    Color first_to_move_ = Color::White;
     std::vector<Row> rows_;
 };
 

@@ -55,10 +55,10 @@ eboard::GameRecord new_record(const StoredGame& g, const std::string& fen) {
     return r;
 }
 
-// Side to move of a FEN (its second field).
+// Whether White moves first from the position `fen` (a game's start position).
 bool white_to_move(const std::string& fen) {
-    const auto sp = fen.find(' ');
-    return sp == std::string::npos || fen.compare(sp + 1, 1, "b") != 0;
+    const auto pos = Position::from_fen(fen, chess960_only(fen));
+    return !pos || pos->side_to_move() == Color::White;
 }
 
 } // namespace

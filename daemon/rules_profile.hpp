@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/profile.hpp"
 
 namespace eboard::daemon {

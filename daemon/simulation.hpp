@@ -14,7 +14,7 @@
 
 #include "daemon/config.hpp"
 #include "daemon/events.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/pgn.hpp"
 
 namespace eboard::drivers::emu {

@@ -3,7 +3,7 @@
 // issue 6 stay in one place: config.cpp only adds this table and these keys.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <boost/program_options.hpp>
 #include <string>

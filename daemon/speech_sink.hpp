@@ -13,7 +13,7 @@
 #include "access/two_boards.hpp"
 #include "daemon/config.hpp"
 #include "daemon/events.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "speech/speech_queue.hpp"
 
 #include <functional>

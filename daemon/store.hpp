@@ -25,7 +25,7 @@
 
 #include "daemon/events.hpp"
 #include "daemon/stored_game.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -6,6 +6,7 @@
 // rotated, bits 4-7 = chunk size 1..16. Invariants: no crash, no
 // sanitizer report, every reported square valid, only known pieces reported once calibrated.
 // Seeds: fuzz/corpus/certabo (emulator frames with noise, LFs, acks); dictionary: certabo.dict.
+#include "base/placement.hpp"
 #include "drivers/certabo/driver.hpp"
 #include "drivers/core/framer.hpp"
 #include "drivers/emu/line_board_emu.hpp"
@@ -23,8 +24,8 @@ struct CheckingHost final : DriverHost {
         if (b.size() != 8 && b.size() != line::rgb_command_bytes) std::abort();  // LED commands only
     }
     void emit(DriverEvent e) override {
-        if (const auto* c = std::get_if<SquareChanged>(&e); c && !c->square.valid()) std::abort();
-        if (const auto* c = std::get_if<SquareChanged>(&e); c && c->reading.occupied && !c->reading.identified())
+        if (const auto* c = std::get_if<SquareChange>(&e); c && !c->square.valid()) std::abort();
+        if (const auto* c = std::get_if<SquareChange>(&e); c && c->reading.occupied && !c->reading.known())
             std::abort();  // a Certabo never reports an unknown occupant
     }
 };
@@ -46,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     certabo::CertaboDriver driver(opt);
     Framer framer(driver.frame_rule(), trace_channel("fuzz"));
     driver.start(host, 0);
-    Millis now = 0;
+    TimeMs now = 0;
     const std::size_t step = static_cast<std::size_t>(data[0] >> 4) + 1;
     for (std::size_t i = 1; i < size; i += step) {
         const std::size_t n = std::min(step, size - i);
@@ -57,6 +58,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (i % 5 == 0) driver.set_leds(static_cast<Bitboard>(i) * 0x9e3779b97f4a7c15ULL);
     }
     framer.reset();
-    if (driver.board().placement().empty()) std::abort();
+    if (write_placement(driver.board()).empty()) std::abort();
     return 0;
 }

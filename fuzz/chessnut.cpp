@@ -19,9 +19,9 @@ using namespace eboard::drivers;
 
 namespace {
 
-void check_board(const BoardState& b) {
+void check_board(const BoardReading& b) {
     for (int s = 0; s < 64; ++s)
-        if (b.at(Square(s)).occupied && !b.at(Square(s)).identified()) std::abort();
+        if (b.at(Square(s)).occupied && !b.at(Square(s)).known()) std::abort();
 }
 
 struct CheckingHost final : DriverHost {
@@ -31,7 +31,7 @@ struct CheckingHost final : DriverHost {
         sent += b.size();
     }
     void emit(DriverEvent e) override {
-        if (const auto* d = std::get_if<BoardDump>(&e)) check_board(d->board);
+        if (const auto* d = std::get_if<BoardSnapshot>(&e)) check_board(d->board);
         if (const auto* b = std::get_if<BatteryInfo>(&e); b && (b->percent < 0 || b->percent > 100)) std::abort();
     }
 };
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     opt.quirks = (data[0] >> 2) & 3;
     chessnut::ChessnutDriver driver(opt);
     Framer framer(driver.frame_rule(), trace_channel("fuzz"));
-    Millis now = 0;
+    TimeMs now = 0;
     driver.start(host, now);
     const std::size_t report = static_cast<std::size_t>(data[0] >> 2) + 1;  // 1..64
     for (std::size_t i = 1; i < size; i += report) {

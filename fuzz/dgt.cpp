@@ -4,6 +4,7 @@
 // sanitizer report, every reported square valid, the shadow board always readable.
 // Seeds: fuzz/corpus/dgt (frames from ../shared/data/dgt/record.txt and dgt.md vectors);
 // dictionary: fuzz/dgt.dict (message headers).
+#include "base/placement.hpp"
 #include "drivers/core/framer.hpp"
 #include "drivers/dgt/driver.hpp"
 
@@ -19,8 +20,8 @@ struct NullHost final : DriverHost {
     std::size_t sent = 0;
     void send(std::span<const std::uint8_t> b) override { sent += b.size(); }
     void emit(DriverEvent e) override {
-        if (const auto* c = std::get_if<SquareChanged>(&e); c && !c->square.valid()) std::abort();
-        if (const auto* t = std::get_if<ClockTimes>(&e); t && (t->left_ms < 0 || t->right_ms < 0)) std::abort();
+        if (const auto* c = std::get_if<SquareChange>(&e); c && !c->square.valid()) std::abort();
+        if (const auto* t = std::get_if<ClockReport>(&e); t && (t->left_ms < 0 || t->right_ms < 0)) std::abort();
     }
 };
 
@@ -35,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     dgt::DgtDriver driver(opt);
     Framer framer(driver.frame_rule(), trace_channel("fuzz"));
     driver.start(host, 0);
-    Millis now = 0;
+    TimeMs now = 0;
     driver.on_tick(now);
     // Byte 0: chunk size pattern (1..16); the rest is the wire.
     const std::size_t step = static_cast<std::size_t>(data[0] >> 4) + 1;
@@ -48,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (i % 7 == 0) driver.show_text("fuzz", true);
     }
     framer.reset();
-    const BoardState b = driver.board();
-    if (b.placement().empty()) std::abort();
+    const BoardReading b = driver.board();
+    if (write_placement(b).empty()) std::abort();
     return 0;
 }

@@ -5,6 +5,7 @@
 // the framer hands out decodes, every reported square valid, the board always readable.
 // Seeds: fuzz/corpus/millennium (millennium.md 3.1 vectors, python-mchess's real version
 // reply, reports in both orders, noise); dictionary: fuzz/millennium.dict.
+#include "base/placement.hpp"
 #include "drivers/core/framer.hpp"
 #include "drivers/millennium/driver.hpp"
 
@@ -20,8 +21,8 @@ struct NullHost final : DriverHost {
     std::size_t sent = 0;
     void send(std::span<const std::uint8_t> b) override { sent += b.size(); }
     void emit(DriverEvent e) override {
-        if (const auto* c = std::get_if<SquareChanged>(&e); c && !c->square.valid()) std::abort();
-        if (const auto* d = std::get_if<BoardDump>(&e); d && d->board.placement().empty())
+        if (const auto* c = std::get_if<SquareChange>(&e); c && !c->square.valid()) std::abort();
+        if (const auto* d = std::get_if<BoardSnapshot>(&e); d && write_placement(d->board).empty())
             std::abort();
     }
 };
@@ -39,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     millennium::MillenniumDriver driver(opt);
     Framer framer(driver.frame_rule(), trace_channel("fuzz"));
     driver.start(host, 0);
-    Millis now = 0;
+    TimeMs now = 0;
     driver.on_tick(now);
     // Byte 0: flags (bits 0-1) and the chunk size (bits 4-7, 1..16); the rest is the wire.
     const std::size_t step = static_cast<std::size_t>(data[0] >> 4) + 1;
@@ -59,6 +60,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (i % 13 == 0) driver.leds_off();
     }
     framer.reset();
-    if (driver.board().placement().empty()) std::abort();
+    if (write_placement(driver.board()).empty()) std::abort();
     return 0;
 }

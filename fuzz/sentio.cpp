@@ -4,6 +4,7 @@
 // bits 1-2 = vote frames 1..4, bits 4-7 = chunk size 1..16. Invariants: no crash, no sanitizer
 // report, every reported square valid, never an identified piece (occupancy only).
 // Seeds: fuzz/corpus/sentio (frames, LFs, acks, junk); dictionary: sentio.dict.
+#include "base/placement.hpp"
 #include "drivers/core/framer.hpp"
 #include "drivers/sentio/driver.hpp"
 
@@ -20,11 +21,11 @@ struct CheckingHost final : DriverHost {
         if (b.size() != 8 && b.size() != line::rgb_command_bytes) std::abort();  // LED commands only
     }
     void emit(DriverEvent e) override {
-        if (const auto* c = std::get_if<SquareChanged>(&e); c && (!c->square.valid() || c->reading.identified()))
+        if (const auto* c = std::get_if<SquareChange>(&e); c && (!c->square.valid() || c->reading.known()))
             std::abort();
-        if (const auto* d = std::get_if<BoardDump>(&e))
+        if (const auto* d = std::get_if<BoardSnapshot>(&e))
             for (int i = 0; i < 64; ++i)
-                if (d->board.at(Square(i)).identified()) std::abort();
+                if (d->board.at(Square(i)).known()) std::abort();
     }
 };
 
@@ -39,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     sentio::SentioDriver driver(opt);
     Framer framer(driver.frame_rule(), trace_channel("fuzz"));
     driver.start(host, 0);
-    Millis now = 0;
+    TimeMs now = 0;
     const std::size_t step = static_cast<std::size_t>(data[0] >> 4) + 1;
     for (std::size_t i = 1; i < size; i += step) {
         const std::size_t n = std::min(step, size - i);
@@ -50,6 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (i % 3 == 0) driver.set_leds(static_cast<Bitboard>(data[i]) << (i % 56));
     }
     framer.reset();
-    if (driver.board().placement().empty()) std::abort();
+    if (write_placement(driver.board()).empty()) std::abort();
     return 0;
 }

@@ -10,7 +10,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 namespace eboard::bitboards {
 

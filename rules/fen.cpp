@@ -5,6 +5,7 @@
 #include <charconv>
 #include <optional>
 
+#include "base/placement.hpp"
 #include "rules/bitboard.hpp"
 #include "rules/position.hpp"
 
@@ -19,14 +20,6 @@ constexpr std::string_view kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK
 std::string color_name(Color c) { return c == Color::White ? "white" : "black"; }
 
 Error bad(std::string what) { return Error{std::move(what), 0, 0}; }
-
-/// Printable form of an arbitrary byte for messages (outside text may hold anything).
-std::string printable(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
-    static constexpr char hex[] = "0123456789abcdef";
-    return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-}
 
 std::string quoted(std::string_view s) {
     std::string out = "'";
@@ -63,31 +56,10 @@ struct FenReader {
 };
 
 std::optional<Error> FenReader::board(Position& p, std::string_view field) {
-    int rank = 7;
-    int file = 0;
-    for (char c : field) {
-        if (c == '/') {
-            if (file != 8)
-                return bad("bad FEN: rank " + std::to_string(rank + 1) + " has " +
-                           std::to_string(file) + " squares, not 8");
-            if (--rank < 0) return bad("bad FEN: more than 8 ranks in the board");
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-            if (file > 8)
-                return bad("bad FEN: rank " + std::to_string(rank + 1) + " has more than 8 squares");
-        } else {
-            const Piece pc = piece_from_char(c);
-            if (pc == Piece::None)
-                return bad("bad FEN: unexpected " + printable(c) + " in the board");
-            if (file >= 8)
-                return bad("bad FEN: rank " + std::to_string(rank + 1) + " has more than 8 squares");
-            p.put_piece(pc, Square::at(file++, rank));
-        }
-    }
-    if (rank != 0) return bad("bad FEN: " + std::to_string(8 - rank) + " ranks in the board, not 8");
-    if (file != 8)
-        return bad("bad FEN: rank 1 has " + std::to_string(file) + " squares, not 8");
+    const auto board = read_placement(field);
+    if (!board) return bad("bad FEN: " + board.error().message);
+    for (int i = 0; i < 64; ++i)
+        if (const Piece pc = board->at(Square(i)).piece; pc != Piece::None) p.put_piece(pc, Square(i));
     return std::nullopt;
 }
 
@@ -240,6 +212,12 @@ Expected<Position> FenReader::read(std::string_view fen, bool chess960, FenMater
     return p;
 }
 
+BoardReading board_reading(const Position& pos) noexcept {
+    BoardReading board{};
+    for (int i = 0; i < 64; ++i) board.set(Square(i), pos.piece_on(Square(i)));
+    return board;
+}
+
 int move_count_bound(const Position& pos) noexcept {
     const Color us = pos.side_to_move();
     const Bitboard own = pos.pieces(us);
@@ -324,25 +302,7 @@ Position Position::chess960_start(int number) {
 }
 
 namespace {
-std::string board_field(const Position& p) {
-    std::string out;
-    for (int r = 7; r >= 0; --r) {
-        int empty = 0;
-        for (int f = 0; f < 8; ++f) {
-            const Piece pc = p.piece_on(Square::at(f, r));
-            if (pc == Piece::None) {
-                ++empty;
-                continue;
-            }
-            if (empty) out += static_cast<char>('0' + empty);
-            empty = 0;
-            out += piece_to_char(pc);
-        }
-        if (empty) out += static_cast<char>('0' + empty);
-        if (r) out += '/';
-    }
-    return out;
-}
+std::string board_field(const Position& p) { return write_placement(board_reading(p)); }
 
 /// The castling field: shredder = file letters always; else K/Q where the rook is the
 /// outermost one on its side (X-FEN), the file letter otherwise.

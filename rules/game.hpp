@@ -8,7 +8,7 @@
 // which edition it is. No I/O, no clock: the daemon passes what happened.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
 #include "rules/profile.hpp"
 

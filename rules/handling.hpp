@@ -1,4 +1,4 @@
-// Human handling of a chess set on a sensor board, as sensor events (rules/sensors.hpp): the
+// Human handling of a chess set on a sensor board, as sensor events (base/sensors.hpp): the
 // lifts and placements of a player making a move, with the variety real players and real boards
 // show (capture, castling, en passant and promotion orders; slides over intermediate squares;
 // sensor bounce; DGT scan dynamics; adjusting a piece), seeded so a test or a simulated game
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "rules/position.hpp"
-#include "rules/sensors.hpp"
+#include "base/sensors.hpp"
 
 namespace eboard {
 

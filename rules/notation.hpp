@@ -8,9 +8,9 @@
 // Letters collide across languages (R: rook / king / knight), so the language is always given.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard {
 

@@ -4,9 +4,9 @@
 // the daemon calls after every move.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <cstdint>
 #include <iosfwd>

@@ -3,7 +3,7 @@
 // standard chess and Chess960 (Guidelines II), make/unmake with an undo stack, check, checkmate,
 // stalemate, and the Zobrist key of the "same position" of Art. 9.2.
 //
-// Squares a1=0 .. h8=63 (rules/types.hpp). Castling rights are kept as the squares of the
+// Squares a1=0 .. h8=63 (base/types.hpp). Castling rights are kept as the squares of the
 // castling rooks, so one representation serves standard chess and Chess960; a castling move is
 // encoded king -> rook (Move::castling), its final squares by Move::king_to()/rook_to().
 #pragma once
@@ -15,8 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/expected.hpp"
-#include "rules/types.hpp"
+#include "base/expected.hpp"
+#include "base/sensors.hpp"
+#include "base/types.hpp"
 
 namespace eboard {
 
@@ -223,6 +224,10 @@ class Position {
 /// FenMaterial::Composed positions within a MoveList; with reachable material the true count
 /// never exceeds 218, whatever this bound says.
 [[nodiscard]] int move_count_bound(const Position& pos) noexcept;
+
+/// The pieces of `pos` as a board that identifies every piece would read them (its FEN
+/// placement field is write_placement(board_reading(pos)), base/placement.hpp).
+[[nodiscard]] BoardReading board_reading(const Position& pos) noexcept;
 
 /// Perft: number of leaf nodes of the legal move tree to `depth` (depth <= 0 gives 1).
 /// Counts the moves at the last ply without making them (bulk counting), as Stockfish does.

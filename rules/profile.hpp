@@ -11,7 +11,7 @@
 // The rules core does no I/O: the caller reads a profile file and passes its text.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/time_control.hpp"
 
 #include <cstdint>

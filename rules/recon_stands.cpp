@@ -1,6 +1,7 @@
 // An illegal move that stands ([23] A.5.2 unsupervised rapid/blitz, [05] B6/C3, club Art. 6):
 // not put right before the opponent's next move, it becomes part of the game, which continues
 // from the position on the board (laws.md section 18, "An illegal move that stands").
+#include "base/placement.hpp"
 #include "rules/recon_impl.hpp"
 
 namespace eboard {
@@ -29,23 +30,10 @@ void Reconstructor::Impl::prepare_stands() {
     Piece moved = (known & bit_of(to)) ? ident[ti] : pos->piece_on(from);
     if (moved == Piece::None || color_of(moved) != us) return;
     if (type_of(pos->piece_on(to)) == PieceType::King) return;  // capturing the king
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            Square s = Square::at(file, rank);
-            Piece p = s == to ? moved : s == from ? Piece::None : pos->piece_on(s);
-            if (p == Piece::None) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += static_cast<char>('0' + empty);
-            empty = 0;
-            fen += piece_to_char(p);
-        }
-        if (empty) fen += static_cast<char>('0' + empty);
-        if (rank) fen += '/';
-    }
+    BoardReading after = board_reading(*pos);
+    after.set(from, Piece::None);
+    after.set(to, moved);
+    std::string fen = write_placement(after);
     fen += us == Color::White ? " b " : " w ";
     std::string rights;
     for (Color c : {Color::White, Color::Black}) {

@@ -2,8 +2,8 @@
 // made and completed moves, as an arbiter beside the board would see them (Art. 4.1-4.8, 6.2.1,
 // 7.2-7.6 and App. D.2.2-D.2.3 of the FIDE Laws; ../shared/docs/laws.md sections 4-6, 18).
 //
-// One Reconstructor per board and game line. Feed it every SensorEvent (rules/sensors.hpp) in
-// time order; each feed() returns what happened (rules/recon_events.hpp). No I/O, no clock:
+// One Reconstructor per board and game line. Feed it every SensorEvent (base/sensors.hpp) in
+// time order; each feed() returns what happened (base/events.hpp). No I/O, no clock:
 // time comes only from the events, so a recorded stream always gives the same answers.
 //
 // How it decides (details in reconstruction.cpp):
@@ -36,8 +36,8 @@
 
 #include "rules/position.hpp"
 #include "rules/profile.hpp"
-#include "rules/recon_events.hpp"
-#include "rules/sensors.hpp"
+#include "base/events.hpp"
+#include "base/sensors.hpp"
 
 namespace eboard {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/game.hpp"
 #include "rules/position.hpp"
 #include "rules/profile.hpp"

@@ -15,7 +15,7 @@
 // 30 s per move from move 1), `40/7200:20/3600:900+30`, `5400+30`, `300`, `*180`.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <string>

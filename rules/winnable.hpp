@@ -42,7 +42,7 @@
 #include <string>
 #include <string_view>
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "rules/position.hpp"
 
 namespace eboard {

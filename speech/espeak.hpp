@@ -4,7 +4,7 @@
 // exist at a time (a second open_espeak() fails with "espeak-ng is already in use").
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "speech/speech_queue.hpp"
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // Picks the speech output from the configuration (`--speech`, docs/configuration.md).
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "speech/speech_queue.hpp"
 
 #include <memory>

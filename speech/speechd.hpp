@@ -3,7 +3,7 @@
 // queues with the screen reader's instead of talking over it.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 #include "speech/speech_queue.hpp"
 
 #include <memory>

@@ -55,7 +55,7 @@ void CertaboDriver::recalibrate() {
     stream_.reset();
 }
 
-void CertaboDriver::on_frame(std::span<const std::uint8_t> numbers, Millis now) {
+void CertaboDriver::on_frame(std::span<const std::uint8_t> numbers, TimeMs now) {
     const TagBoard tags = tags_of(numbers.first<320>(), opt_.rotated);
     if (!calibrated_) {
         // Nothing is reported before the tags are known: noise ids on empty squares would

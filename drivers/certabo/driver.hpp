@@ -3,7 +3,7 @@
 // frames against noisy reads, LED commands (classic or RGB). See drivers/certabo/README.md.
 #pragma once
 
-#include "drivers/certabo/line_driver.hpp"
+#include "drivers/line/driver.hpp"
 #include "drivers/certabo/protocol.hpp"
 
 #include <optional>
@@ -44,7 +44,7 @@ class CertaboDriver final : public line::LineDriver {
     void recalibrate();
 
   private:
-    void on_frame(std::span<const std::uint8_t> numbers, Millis now) override;
+    void on_frame(std::span<const std::uint8_t> numbers, TimeMs now) override;
     [[nodiscard]] std::string description() const override;
 
     Calibration calibration_;

@@ -1,6 +1,6 @@
 #include "drivers/certabo/protocol.hpp"
 
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/protocol.hpp"
 
 #include <set>
 #include <sstream>
@@ -40,8 +40,8 @@ Piece Calibration::piece(const TagId& id) const {
     return it == map_.end() ? Piece::None : it->second;
 }
 
-BoardState Calibration::board(const TagBoard& tags) const {
-    BoardState b;
+BoardReading Calibration::board(const TagBoard& tags) const {
+    BoardReading b;
     for (int i = 0; i < 64; ++i) b.set(Square(i), piece(tags[static_cast<std::size_t>(i)]));
     return b;
 }
@@ -87,7 +87,7 @@ struct Home {
 
 std::vector<Home> home_squares() {
     std::vector<Home> h;
-    const BoardState start = BoardState::start_position();
+    const BoardReading start = BoardReading::start_position();
     for (int i = 0; i < 64; ++i)
         if (start.at(Square(i)).occupied) h.push_back({Square(i), start.at(Square(i)).piece, false});
     h.push_back({Square::parse("d3"), Piece::WQueen, true});

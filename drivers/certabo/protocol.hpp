@@ -1,11 +1,11 @@
 // Certabo RFID frames and piece identity (certabo-sentio.md 2.1 and 3): a frame's 320 numbers
 // are the 5-byte tag ids of the 64 squares; which tag is which piece is learned from the start
 // position (calibration). Pure functions and value types, no I/O. The line framing and LED
-// commands are in line_protocol.hpp.
+// commands are in drivers/line/protocol.hpp.
 #pragma once
 
 #include "drivers/core/board_state.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <array>
 #include <cstdint>
@@ -44,7 +44,7 @@ class Calibration {
     [[nodiscard]] std::size_t size() const noexcept { return map_.size(); }
     [[nodiscard]] bool empty() const noexcept { return map_.empty(); }
     /// The board a frame shows: the known pieces, unknown ids as empty squares.
-    [[nodiscard]] BoardState board(const TagBoard& tags) const;
+    [[nodiscard]] BoardReading board(const TagBoard& tags) const;
 
     /// One line per id, "3 0 84 252 153 P" (FEN letter), sorted by id: the file a daemon keeps
     /// per board (3.1; key it by the board's USB serial number, not the tty name).

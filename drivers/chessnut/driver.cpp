@@ -15,7 +15,7 @@ Expected<ChessnutOptions> ChessnutOptions::from_params(const DriverOptions& o) {
     }
     if (const auto it = o.params.find("write-spacing-ms"); it != o.params.end()) {
         const std::string& s = it->second;
-        Millis v = 0;
+        TimeMs v = 0;
         const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (ec != std::errc{} || p != s.data() + s.size() || v < 0)
             return Error{"chessnut: write-spacing-ms takes a number of milliseconds, not '" + s + "'"};
@@ -27,7 +27,7 @@ Expected<ChessnutOptions> ChessnutOptions::from_params(const DriverOptions& o) {
 ChessnutDriver::ChessnutDriver(ChessnutOptions options)
     : opt_(options), trace_(trace_channel("chessnut")), rotated_(options.orientation == Orientation::Rotated) {}
 
-void ChessnutDriver::start(DriverHost& host, Millis now) {
+void ChessnutDriver::start(DriverHost& host, TimeMs now) {
     host_ = &host;
     queue_.clear();
     physical_.reset();
@@ -58,7 +58,7 @@ void ChessnutDriver::queue(std::span<const std::uint8_t> command) {
     queue_.emplace_back(command.begin(), command.end());
 }
 
-void ChessnutDriver::flush(Millis now) {
+void ChessnutDriver::flush(TimeMs now) {
     if (!host_ || queue_.empty()) return;
     if (written_ && now - last_write_ < opt_.write_spacing_ms) return;
     const std::vector<std::uint8_t> c = std::move(queue_.front());
@@ -71,7 +71,7 @@ void ChessnutDriver::flush(Millis now) {
     last_write_ = host_->clock_ms().value_or(now);
 }
 
-void ChessnutDriver::on_tick(Millis now) {
+void ChessnutDriver::on_tick(TimeMs now) {
     if (!host_) return;
     if (!physical_ && now - realtime_sent_ >= opt_.realtime_retry_ms) {
         trace_.note("no position report yet; sending realtime mode again");
@@ -90,13 +90,13 @@ void ChessnutDriver::on_tick(Millis now) {
             // The board reports every change, so the last report is the board as it stands.
             trace_.note("no report after realtime mode: the last reported board stands");
             dump_requested_ = false;
-            host_->emit(BoardDump{now, board()});
+            host_->emit(BoardSnapshot{now, board()});
         }
     }
     flush(now);
 }
 
-void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
+void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, TimeMs now) {
     switch (p[0]) {
     case report::position: on_position(p, now); break;
     case report::battery:
@@ -118,7 +118,7 @@ void ChessnutDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
     }
 }
 
-void ChessnutDriver::on_position(std::span<const std::uint8_t> report, Millis now) {
+void ChessnutDriver::on_position(std::span<const std::uint8_t> report, TimeMs now) {
     auto decoded = decode_position(report, false);
     if (!decoded) {
         // picochess drops these; the next report on a change brings the board back (section 4).
@@ -143,19 +143,19 @@ void ChessnutDriver::on_position(std::span<const std::uint8_t> report, Millis no
     // Repeated identical reports say nothing new (picochess ignores them).
     if (!changed && !flipped && !dump_requested_) return;
     dump_requested_ = false;
-    host_->emit(BoardDump{now, board()});
+    host_->emit(BoardSnapshot{now, board()});
 }
 
-void ChessnutDriver::emit_info(Millis now) {
+void ChessnutDriver::emit_info(TimeMs now) {
     DeviceInfo info;
-    info.at_ms = now;
+    info.t_ms = now;
     info.driver = "chessnut";
     info.firmware = mcu_version_;
     if (!ble_version_.empty()) info.firmware += (info.firmware.empty() ? "BLE " : " BLE ") + ble_version_;
     host_->emit(info);
 }
 
-void ChessnutDriver::on_resync(Millis now) {
+void ChessnutDriver::on_resync(TimeMs now) {
     // A report was cut or garbled: ask for the position again, at most once a retry period.
     if (!host_ || now - last_resync_request_ < opt_.realtime_retry_ms) return;
     last_resync_request_ = now;
@@ -176,11 +176,11 @@ void ChessnutDriver::set_leds(Bitboard lit) {
     if (host_) queue(led_command(lit, rotated_));
 }
 
-void ChessnutDriver::beep(int frequency_hz, Millis duration_ms) {
+void ChessnutDriver::beep(int frequency_hz, TimeMs duration_ms) {
     if (host_) queue(beep_command(frequency_hz, duration_ms));
 }
 
-BoardState ChessnutDriver::board() const {
+BoardReading ChessnutDriver::board() const {
     if (!physical_) return {};
     return rotated_ ? physical_->rotated() : *physical_;
 }
@@ -225,9 +225,9 @@ const DriverRegistration registration{DriverInfo{
 
 } // namespace
 
-Millis ChessnutDriver::next_tick_ms(Millis now) const {
+TimeMs ChessnutDriver::next_tick_ms(TimeMs now) const {
     if (!host_) return kNoTick;
-    Millis due = kNoTick;
+    TimeMs due = kNoTick;
     if (!physical_) due = realtime_sent_ + opt_.realtime_retry_ms;
     if ((opt_.quirks & quirk::battery) && !(opt_.quirks & quirk::unsolicited_battery))
         due = std::min(due, last_battery_request_ + opt_.battery_poll_ms);

@@ -33,9 +33,9 @@ inline constexpr std::uint32_t unsolicited_battery = 1u << 1;
 struct ChessnutOptions {
     Orientation orientation = Orientation::Auto;
     std::uint32_t quirks = quirk::battery;
-    Millis write_spacing_ms = min_write_spacing_ms;  ///< between two host writes (section 2)
-    Millis realtime_retry_ms = 1000;  ///< resend realtime mode until a position report comes
-    Millis battery_poll_ms = 60000;   ///< with quirk::battery and without unsolicited reports
+    TimeMs write_spacing_ms = min_write_spacing_ms;  ///< between two host writes (section 2)
+    TimeMs realtime_retry_ms = 1000;  ///< resend realtime mode until a position report comes
+    TimeMs battery_poll_ms = 60000;   ///< with quirk::battery and without unsolicited reports
 
     /// Reads "orientation" (normal|rotated|auto) and "write-spacing-ms" from the URI options.
     [[nodiscard]] static Expected<ChessnutOptions> from_params(const DriverOptions& o);
@@ -47,13 +47,13 @@ class ChessnutDriver final : public Driver, public LedControl {
 
     [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }
     [[nodiscard]] std::string_view trace_name() const override { return "chessnut"; }
-    void start(DriverHost& host, Millis now) override;
-    void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
-    void on_resync(Millis now) override;
-    void on_tick(Millis now) override;
+    void start(DriverHost& host, TimeMs now) override;
+    void on_packet(std::span<const std::uint8_t> packet, TimeMs now) override;
+    void on_resync(TimeMs now) override;
+    void on_tick(TimeMs now) override;
     /// Event-driven (as the DGT driver): the realtime-mode retry until a position came, the
     /// battery poll (quirk::battery), a dump's deadline, the next write slot; never a poll.
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     /// Asks for a fresh report by re-sending realtime mode; the next report is emitted even
     /// if unchanged. Without one within realtime_retry_ms, the last reported board is emitted
     /// (the board reports every change, so it is the board as it stands).
@@ -63,10 +63,10 @@ class ChessnutDriver final : public Driver, public LedControl {
     /// LEDs (section 5): the whole state is sent; a newer state replaces one not yet sent.
     void set_leds(Bitboard lit) override;
     /// Beep (section 3).
-    void beep(int frequency_hz, Millis duration_ms);
+    void beep(int frequency_hz, TimeMs duration_ms);
 
     /// The board as last reported, oriented (empty before the first report).
-    [[nodiscard]] BoardState board() const;
+    [[nodiscard]] BoardReading board() const;
     [[nodiscard]] bool rotated() const noexcept { return rotated_; }
     /// A position report has arrived since start().
     [[nodiscard]] bool ready() const noexcept { return physical_.has_value(); }
@@ -77,25 +77,25 @@ class ChessnutDriver final : public Driver, public LedControl {
 
   private:
     void queue(std::span<const std::uint8_t> command);
-    void flush(Millis now);
-    void on_position(std::span<const std::uint8_t> report, Millis now);
-    void emit_info(Millis now);
+    void flush(TimeMs now);
+    void on_position(std::span<const std::uint8_t> report, TimeMs now);
+    void emit_info(TimeMs now);
 
     ChessnutOptions opt_;
     FrameRule rule_;
     const TraceChannel& trace_;
     DriverHost* host_ = nullptr;
     std::deque<std::vector<std::uint8_t>> queue_;
-    Millis last_write_ = 0;
+    TimeMs last_write_ = 0;
     bool written_ = false;
-    Millis realtime_sent_ = 0, last_battery_request_ = 0, last_resync_request_ = 0;
-    std::optional<BoardState> physical_;  // last valid report, physical squares
+    TimeMs realtime_sent_ = 0, last_battery_request_ = 0, last_resync_request_ = 0;
+    std::optional<BoardReading> physical_;  // last valid report, physical squares
     bool rotated_ = false;
     bool dump_requested_ = false;
     Bitboard leds_ = 0;
     bool leds_set_ = false;
     int invalid_reports_ = 0;
-    std::optional<Millis> dump_deadline_;
+    std::optional<TimeMs> dump_deadline_;
     std::string mcu_version_, ble_version_;
 };
 

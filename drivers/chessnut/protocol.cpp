@@ -39,11 +39,11 @@ std::uint8_t nibble_from_piece(Piece p) noexcept {
     return 0;
 }
 
-Expected<BoardState> decode_position(std::span<const std::uint8_t> report, bool rotated) {
+Expected<BoardReading> decode_position(std::span<const std::uint8_t> report, bool rotated) {
     if (report.size() < 2 + 32u || report[0] != report::position)
         return Error{"not a position report (" + std::to_string(report.size()) + " bytes)"};
     const auto board = report.subspan(2, 32);
-    BoardState out;
+    BoardReading out;
     for (int sq = 0; sq < 64; ++sq) {
         const Square p(sq);
         const std::uint8_t n = nibble_at(board, report_index(p));
@@ -54,7 +54,7 @@ Expected<BoardState> decode_position(std::span<const std::uint8_t> report, bool 
     return out;
 }
 
-std::array<std::uint8_t, 38> encode_position(const BoardState& b, bool rotated) {
+std::array<std::uint8_t, 38> encode_position(const BoardReading& b, bool rotated) {
     std::array<std::uint8_t, 38> r{};
     r[0] = report::position;
     r[1] = report::position_length;
@@ -69,7 +69,7 @@ std::array<std::uint8_t, 38> encode_position(const BoardState& b, bool rotated) 
     return r;
 }
 
-std::optional<bool> orientation_from_board(const BoardState& physical_board) noexcept {
+std::optional<bool> orientation_from_board(const BoardReading& physical_board) noexcept {
     int white_up = 0, white_down = 0, black_up = 0, black_down = 0;
     for (int sq = 0; sq < 64; ++sq) {
         const Piece p = physical_board.at(Square(sq)).piece;
@@ -104,9 +104,9 @@ Bitboard leds_from_command(std::span<const std::uint8_t> command, bool rotated) 
     return out;
 }
 
-std::array<std::uint8_t, 6> beep_command(int frequency_hz, Millis duration_ms) noexcept {
+std::array<std::uint8_t, 6> beep_command(int frequency_hz, TimeMs duration_ms) noexcept {
     const auto f = static_cast<unsigned>(std::clamp(frequency_hz, 0, 65535));
-    const auto d = static_cast<unsigned>(std::clamp<Millis>(duration_ms, 0, 65535));
+    const auto d = static_cast<unsigned>(std::clamp<TimeMs>(duration_ms, 0, 65535));
     return {cmd::beep, 0x04, static_cast<std::uint8_t>(f >> 8), static_cast<std::uint8_t>(f & 0xff),
             static_cast<std::uint8_t>(d >> 8), static_cast<std::uint8_t>(d & 0xff)};
 }

@@ -7,7 +7,7 @@
 #include "drivers/core/board_state.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/framer.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <array>
 #include <cstdint>
@@ -49,7 +49,7 @@ inline constexpr std::array<std::uint8_t, 3> battery_request{0x29, 0x01, 0x00};
 inline constexpr std::array<std::uint8_t, 3> game_count_request{0x31, 0x01, 0x00};
 
 /// Minimum time between two host writes (the SDK's WRITE_INTERVAL, section 2).
-inline constexpr Millis min_write_spacing_ms = 200;
+inline constexpr TimeMs min_write_spacing_ms = 200;
 
 /// Reports are `type, len, payload[len]` (section 2). Any non-zero byte can start one; zeros
 /// between reports are the padding of fixed-size HID reports. A position report must carry
@@ -78,15 +78,15 @@ class FrameRule final : public drivers::FrameRule {
 /// included) into game squares; `rotated` = the pieces were set up with white at the board's
 /// far side, so physical square p is game square p.rotate(). Errors: too short, wrong type,
 /// invalid nibble (the message names the square).
-[[nodiscard]] Expected<BoardState> decode_position(std::span<const std::uint8_t> report, bool rotated);
+[[nodiscard]] Expected<BoardReading> decode_position(std::span<const std::uint8_t> report, bool rotated);
 /// The 38-byte position report of `b` (game squares) as the board sends it, with the four
 /// trailing `ff` bytes (section 4). Unknown occupants are sent as empty.
-[[nodiscard]] std::array<std::uint8_t, 38> encode_position(const BoardState& b, bool rotated);
+[[nodiscard]] std::array<std::uint8_t, 38> encode_position(const BoardReading& b, bool rotated);
 
 /// Orientation from a physical reading (section 7, picochess's rule): true (turned round) when
 /// more than 10 white pieces stand on ranks 5-8 and more than 10 black ones on ranks 1-4, false
 /// on the opposite, nullopt otherwise (keep the current orientation).
-[[nodiscard]] std::optional<bool> orientation_from_board(const BoardState& physical) noexcept;
+[[nodiscard]] std::optional<bool> orientation_from_board(const BoardReading& physical) noexcept;
 
 /// `0a 08 r8 .. r1` (section 5): one byte per rank, rank 8 first, bit 7 = a-file. `lit` in
 /// game squares; `rotated` maps them to physical squares.
@@ -96,7 +96,7 @@ class FrameRule final : public drivers::FrameRule {
 
 /// `0b 04 fH fL dH dL` (section 3): frequency in Hz and duration in ms, big-endian, each
 /// clamped to 0..65535.
-[[nodiscard]] std::array<std::uint8_t, 6> beep_command(int frequency_hz, Millis duration_ms) noexcept;
+[[nodiscard]] std::array<std::uint8_t, 6> beep_command(int frequency_hz, TimeMs duration_ms) noexcept;
 
 /// A battery report `2a 02 level x` (section 6). Both encodings are accepted: charging when
 /// bit 7 of `level` is set or x == 1; percent = level & 7f (capped at 100).

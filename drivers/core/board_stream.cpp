@@ -8,7 +8,7 @@ BoardStream::BoardStream(int vote_frames) : vote_frames_(std::max(vote_frames, 1
 
 void BoardStream::reset() {
     history_.clear();
-    board_ = BoardState{};
+    board_ = BoardReading{};
     settled_ = false;
     dump_requested_ = false;
 }
@@ -24,12 +24,12 @@ std::optional<SquareReading> BoardStream::majority(Square s) const {
     return std::nullopt;
 }
 
-void BoardStream::push(const BoardState& raw, Millis now, DriverHost& host) {
+void BoardStream::push(const BoardReading& raw, TimeMs now, DriverHost& host) {
     history_.push_back(raw);
     while (history_.size() > static_cast<std::size_t>(vote_frames_)) history_.pop_front();
     if (!settled_ && history_.size() < static_cast<std::size_t>(vote_frames_)) return;
 
-    BoardState voted = settled_ ? board_ : raw;
+    BoardReading voted = settled_ ? board_ : raw;
     for (int i = 0; i < 64; ++i)
         if (const auto m = majority(Square(i))) voted.set(Square(i), *m);
 
@@ -37,14 +37,14 @@ void BoardStream::push(const BoardState& raw, Millis now, DriverHost& host) {
         settled_ = true;
         dump_requested_ = false;
         board_ = voted;
-        host.emit(BoardDump{now, board_});
+        host.emit(BoardSnapshot{now, board_});
         return;
     }
     for (int i = 0; i < 64; ++i) {
         const Square s(i);
         if (voted.at(s) == board_.at(s)) continue;
         board_.set(s, voted.at(s));
-        host.emit(SquareChanged{now, s, voted.at(s)});
+        host.emit(SquareChange{now, s, voted.at(s)});
     }
 }
 

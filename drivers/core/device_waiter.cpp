@@ -14,7 +14,7 @@ namespace {
 constexpr int kSliceMs = 50;
 // After an arrival the next attempt comes soon, doubling from here: the device node may not
 // be usable yet when the event comes (udev still setting its group and mode).
-constexpr Millis kAfterArrivalMs = 200;
+constexpr TimeMs kAfterArrivalMs = 200;
 
 } // namespace
 
@@ -35,12 +35,12 @@ DeviceWaiter::DeviceWaiter(std::string_view uri)
 }
 
 DeviceWaiter::Wake DeviceWaiter::wait(const Pause& pause) {
-    const Millis delay = delay_;
+    const TimeMs delay = delay_;
     delay_ = std::min(delay_ * 2, max_);
     if (!monitor_) return pause(static_cast<int>(delay)) ? Wake::Due : Wake::Stopped;
-    const Millis end = steady_now_ms() + delay;
-    for (Millis now = steady_now_ms(); now < end; now = steady_now_ms()) {
-        for (const auto& e : monitor_->poll(static_cast<int>(std::min<Millis>(kSliceMs, end - now))))
+    const TimeMs end = steady_now_ms() + delay;
+    for (TimeMs now = steady_now_ms(); now < end; now = steady_now_ms()) {
+        for (const auto& e : monitor_->poll(static_cast<int>(std::min<TimeMs>(kSliceMs, end - now))))
             if (e.arrived) {
                 trace_channel("usb").note("hotplug: " + e.board.str() + " arrived, opening it now");
                 delay_ = kAfterArrivalMs;

@@ -46,13 +46,13 @@ class DeviceWaiter {
     /// True when libusb hotplug watches for the board.
     [[nodiscard]] bool hotplug() const { return monitor_ != nullptr; }
     /// The delay of the next wait (ms).
-    [[nodiscard]] Millis delay_ms() const { return delay_; }
+    [[nodiscard]] TimeMs delay_ms() const { return delay_; }
     /// How the board is waited for, for the log: "waiting for it to be plugged in (USB hotplug)".
     [[nodiscard]] const std::string& note() const { return note_; }
 
   private:
     std::unique_ptr<UsbMonitor> monitor_;
-    Millis first_ = 500, max_ = 5000, delay_ = 500;
+    TimeMs first_ = 500, max_ = 5000, delay_ = 500;
     std::string note_;
 };
 

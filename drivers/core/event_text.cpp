@@ -1,3 +1,4 @@
+#include "base/placement.hpp"
 #include "drivers/core/event_text.hpp"
 
 #include <type_traits>
@@ -39,10 +40,10 @@ std::string cat(const Parts&... parts) {
 }
 
 struct Describe {
-    std::string operator()(const SquareChanged& e) const {
+    std::string operator()(const SquareChange& e) const {
         return cat("square ", e.square.name(), ' ', reading_to_char(e.reading));
     }
-    std::string operator()(const BoardDump& e) const { return cat("dump ", e.board.placement()); }
+    std::string operator()(const BoardSnapshot& e) const { return cat("dump ", write_placement(e.board)); }
     std::string operator()(const DeviceInfo& e) const {
         std::string s = "info";
         if (!e.driver.empty()) s += cat(" driver=", e.driver);
@@ -57,7 +58,7 @@ struct Describe {
     std::string operator()(const BatteryInfo& e) const {
         return cat("battery ", e.percent, '%', e.charging ? " charging" : "", e.discharging ? " discharging" : "");
     }
-    std::string operator()(const ClockTimes& e) const {
+    std::string operator()(const ClockReport& e) const {
         if (!e.connected) return "clock none";
         return cat("clock left=", e.left_ms, " right=", e.right_ms, e.running ? " running" : " stopped",
                    " turn=", side(e.turn), " lever=", side(e.lever_high), e.left_flag ? " left_flag" : "",
@@ -90,7 +91,7 @@ struct Describe {
 std::string describe(const DriverEvent& event, bool with_time) {
     std::string text = std::visit(Describe{}, event);
     if (!with_time) return text;
-    const Millis at = std::visit([](const auto& e) { return e.at_ms; }, event);
+    const TimeMs at = std::visit([](const auto& e) { return e.t_ms; }, event);
     return cat('@', at, ' ', text);
 }
 

@@ -7,6 +7,7 @@
 
 #include "drivers/core/driver.hpp"
 #include "drivers/core/serial_settings.hpp"
+#include "drivers/core/usb_id.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,21 +18,6 @@
 #include <vector>
 
 namespace eboard::drivers {
-
-/// How the host reaches a USB device: through the kernel's USB-serial tty (`/dev/ttyACM*`,
-/// `/dev/ttyUSB*`; libserialport) or directly with libusb (`/dev/bus/usb/BBB/DDD`; HID boards,
-/// URI transport `usb`). The generated udev rules (tools/eboard-udev-rules) match the tty or the
-/// USB device node accordingly.
-enum class UsbAccess { Tty, Libusb };
-
-/// A USB vendor/product id pair a driver can handle. `certain` says how sure the protocol
-/// notes are (DGT's ids are uncertain, dgt.md 19): probe before trusting.
-struct UsbId {
-    std::uint16_t vid = 0, pid = 0;
-    std::string_view note;        ///< e.g. "Microchip CDC-ACM (picochess #150)"
-    bool certain = false;
-    UsbAccess access = UsbAccess::Tty;
-};
 
 /// One model of a driver's family.
 struct ModelInfo {

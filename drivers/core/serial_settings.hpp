@@ -1,7 +1,7 @@
 // Line settings of a serial board, written the libsigrok way: "9600/8n1", "9600/7o1".
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <string>

@@ -15,13 +15,13 @@ namespace eboard::drivers {
 namespace {
 
 // The longest poll() sleeps without input or timer (then it runs on_tick anyway).
-constexpr Millis kLongestWaitMs = 60000;
+constexpr TimeMs kLongestWaitMs = 60000;
 // A transport without a wait_fd() is read in slices this long, so that wake() is heard.
-constexpr Millis kSliceMs = 50;
+constexpr TimeMs kSliceMs = 50;
 
 } // namespace
 
-Millis steady_now_ms() {
+TimeMs steady_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -48,7 +48,7 @@ void DeviceSession::drain_wake() {
     if (wake_fd_ >= 0) (void)!::read(wake_fd_, &count, sizeof count);
 }
 
-std::size_t DeviceSession::wait_and_read(std::span<std::uint8_t> buf, Millis wait_ms) {
+std::size_t DeviceSession::wait_and_read(std::span<std::uint8_t> buf, TimeMs wait_ms) {
     const int fd = transport_->wait_fd();
     if (fd < 0 || wake_fd_ < 0) return transport_->read(buf, static_cast<int>(std::min(wait_ms, kSliceMs)));
     std::array<pollfd, 2> fds{pollfd{fd, POLLIN, 0}, pollfd{wake_fd_, POLLIN, 0}};
@@ -70,7 +70,7 @@ void DeviceSession::start() {
 void DeviceSession::enable_reconnect(TransportOpener reopen, ReconnectPolicy policy) {
     reopen_ = std::move(reopen);
     policy_ = policy;
-    policy_.first_delay_ms = std::max<Millis>(policy_.first_delay_ms, 1);
+    policy_.first_delay_ms = std::max<TimeMs>(policy_.first_delay_ms, 1);
     policy_.max_delay_ms = std::max(policy_.max_delay_ms, policy_.first_delay_ms);
 }
 
@@ -81,11 +81,11 @@ bool DeviceSession::poll(int max_wait_ms) {
         try_reopen(max_wait_ms);
         return true;
     }
-    const Millis now = clock_();
-    Millis wait = max_wait_ms < 0 ? kLongestWaitMs : std::min<Millis>(max_wait_ms, kLongestWaitMs);
-    if (const Millis due = driver_->next_tick_ms(now); due != kNoTick) wait = std::min(wait, due - now);
+    const TimeMs now = clock_();
+    TimeMs wait = max_wait_ms < 0 ? kLongestWaitMs : std::min<TimeMs>(max_wait_ms, kLongestWaitMs);
+    if (const TimeMs due = driver_->next_tick_ms(now); due != kNoTick) wait = std::min(wait, due - now);
     std::array<std::uint8_t, 512> buf{};
-    const std::size_t n = wait_and_read(buf, std::max<Millis>(wait, 0));
+    const std::size_t n = wait_and_read(buf, std::max<TimeMs>(wait, 0));
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
@@ -109,10 +109,10 @@ bool DeviceSession::shutdown(int max_wait_ms) {
     reopen_ = nullptr;
     if (!connected()) return driver_->stopped();
     driver_->stop(clock_());
-    const Millis end = clock_() + std::max(max_wait_ms, 0);
+    const TimeMs end = clock_() + std::max(max_wait_ms, 0);
     while (!driver_->stopped() && connected()) {
-        const Millis left = end - clock_();
-        if (left <= 0 || !poll(static_cast<int>(std::min<Millis>(left, 50)))) break;
+        const TimeMs left = end - clock_();
+        if (left <= 0 || !poll(static_cast<int>(std::min<TimeMs>(left, 50)))) break;
     }
     return driver_->stopped();
 }
@@ -120,7 +120,7 @@ bool DeviceSession::shutdown(int max_wait_ms) {
 void DeviceSession::handle_disconnect() {
     if (down_reported_) return;
     down_reported_ = true;
-    const Millis now = clock_();
+    const TimeMs now = clock_();
     const std::string why = transport_ ? transport_->error() : std::string("closed");
     framer_.reset();  // a message cut by the disconnect is dropped and logged
     trace_.note("link down: " + why);
@@ -135,14 +135,14 @@ void DeviceSession::handle_disconnect() {
 
 void DeviceSession::try_reopen(int max_wait_ms) {
     // Nothing to read while the device is away: wait for the attempt, at most max_wait_ms.
-    const Millis longest = max_wait_ms < 0 ? kLongestWaitMs : max_wait_ms;
-    const Millis wait = std::min<Millis>(longest, next_attempt_ - clock_());
+    const TimeMs longest = max_wait_ms < 0 ? kLongestWaitMs : max_wait_ms;
+    const TimeMs wait = std::min<TimeMs>(longest, next_attempt_ - clock_());
     if (wait > 0) {
         pollfd p{wake_fd_, POLLIN, 0};
         if (wake_fd_ < 0) std::this_thread::sleep_for(std::chrono::milliseconds(wait));
         else if (::poll(&p, 1, static_cast<int>(wait)) > 0) drain_wake();
     }
-    const Millis now = clock_();
+    const TimeMs now = clock_();
     if (now < next_attempt_) return;
     auto t = reopen_();
     if (!t) {

@@ -12,8 +12,8 @@
 //      default; session clock, so tests inject the time); the driver gets no ticks meanwhile;
 //   3. when the device opens: LinkStatus{connected=true, "reconnected: NAME"}, then the
 //      driver's start-up runs again (Driver::start) on the new transport. Board drivers end
-//      their start-up with a BoardDump, so a consumer that restarts its game check on
-//      LinkStatus{true} (daemon/device_link.cpp does) compares the next BoardDump with the
+//      their start-up with a BoardSnapshot, so a consumer that restarts its game check on
+//      LinkStatus{true} (daemon/device_link.cpp does) compares the next BoardSnapshot with the
 //      game: pieces moved while the board was away show there.
 // poll() keeps returning true while it reconnects; it returns false only once disconnected
 // without reconnection (or after close()). connected() says whether a transport is up now.
@@ -45,12 +45,12 @@
 namespace eboard::drivers {
 
 /// Milliseconds of std::chrono::steady_clock.
-[[nodiscard]] Millis steady_now_ms();
+[[nodiscard]] TimeMs steady_now_ms();
 
 /// When a session tries to get its device back (see the file comment).
 struct ReconnectPolicy {
-    Millis first_delay_ms = 500;  ///< first attempt this long after the link went down
-    Millis max_delay_ms = 5000;   ///< the delay doubles after each failure up to this
+    TimeMs first_delay_ms = 500;  ///< first attempt this long after the link went down
+    TimeMs max_delay_ms = 5000;   ///< the delay doubles after each failure up to this
 };
 
 /// Opens the device again (the same path, host or USB spec the session was opened with).
@@ -58,7 +58,7 @@ using TransportOpener = std::function<Expected<std::unique_ptr<Transport>>()>;
 
 class DeviceSession final : private DriverHost {
   public:
-    using Clock = std::function<Millis()>;
+    using Clock = std::function<TimeMs()>;
     using EventSink = std::function<void(const DriverEvent&)>;
 
     DeviceSession(std::unique_ptr<Transport> transport, std::unique_ptr<Driver> driver,
@@ -89,7 +89,7 @@ class DeviceSession final : private DriverHost {
     /// True while the device is away and the session tries to get it back.
     [[nodiscard]] bool reconnecting() const { return reopen_ && !connected(); }
     /// Session-clock time of the next reopen attempt (meaningful while reconnecting()).
-    [[nodiscard]] Millis next_attempt_ms() const { return next_attempt_; }
+    [[nodiscard]] TimeMs next_attempt_ms() const { return next_attempt_; }
     /// While reconnecting: make the next reopen attempt at the next poll() instead of on the
     /// back-off schedule (the device is known to be back, e.g. a libusb hotplug arrival).
     void reconnect_now() {
@@ -101,16 +101,16 @@ class DeviceSession final : private DriverHost {
     [[nodiscard]] const FramerStats& framer_stats() const { return framer_.stats(); }
     /// True while part of a message is buffered (the rest has not come yet).
     [[nodiscard]] bool in_packet() const { return framer_.in_packet(); }
-    [[nodiscard]] Millis now() const { return clock_(); }
+    [[nodiscard]] TimeMs now() const { return clock_(); }
 
   private:
     void send(std::span<const std::uint8_t> bytes) override;
     void emit(DriverEvent event) override;
-    [[nodiscard]] std::optional<Millis> clock_ms() const override { return clock_(); }
+    [[nodiscard]] std::optional<TimeMs> clock_ms() const override { return clock_(); }
     void handle_disconnect();
     void try_reopen(int max_wait_ms);
     // Waits up to `wait_ms` for input or wake(), then reads what is there.
-    std::size_t wait_and_read(std::span<std::uint8_t> buf, Millis wait_ms);
+    std::size_t wait_and_read(std::span<std::uint8_t> buf, TimeMs wait_ms);
     void drain_wake();
 
     std::unique_ptr<Transport> transport_;
@@ -123,7 +123,7 @@ class DeviceSession final : private DriverHost {
     std::string name_;  // of the transport, for the reports while it is away
     TransportOpener reopen_;
     ReconnectPolicy policy_;
-    Millis delay_ = 0, next_attempt_ = 0;
+    TimeMs delay_ = 0, next_attempt_ = 0;
     int failed_attempts_ = 0;
     int wake_fd_ = -1;  // eventfd: wake()
 };

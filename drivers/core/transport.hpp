@@ -4,10 +4,10 @@
 // (usb.hpp).
 #pragma once
 
-#include "drivers/core/registry.hpp"
 #include "drivers/core/serial_settings.hpp"
 #include "drivers/core/uri.hpp"
-#include "rules/expected.hpp"
+#include "drivers/core/usb_id.hpp"
+#include "base/expected.hpp"
 
 #include <cstddef>
 #include <cstdint>

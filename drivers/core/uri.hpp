@@ -7,7 +7,7 @@
 // A driver name may carry a model after a dot ("dgt.revelation2"); see the driver's README.
 #pragma once
 
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <string>

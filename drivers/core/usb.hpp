@@ -9,7 +9,7 @@
 
 #include "drivers/core/registry.hpp"
 #include "drivers/core/transport.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -22,19 +22,19 @@ void ClockCommandQueue::push(std::uint8_t command, std::vector<std::uint8_t> fra
     queue_.push_back(Entry{command, std::move(frame)});
 }
 
-void ClockCommandQueue::transmit(Entry& e, Millis now) {
+void ClockCommandQueue::transmit(Entry& e, TimeMs now) {
     ++e.attempts;
     e.sent_at = now;
     send_(e.frame);
 }
 
-void ClockCommandQueue::finish(Millis now, bool ok, std::string error) {
+void ClockCommandQueue::finish(TimeMs now, bool ok, std::string error) {
     ClockCommandDone d{now, in_flight_->command, ok, in_flight_->attempts, std::move(error)};
     in_flight_.reset();
     done_(d);
 }
 
-bool ClockCommandQueue::on_ack(const ClockAck& ack, Millis now) {
+bool ClockCommandQueue::on_ack(const ClockAck& ack, TimeMs now) {
     if (!in_flight_) return false;
     if (ack.ack0 == clk::ack_ok) {
         if (ack.ack1 != in_flight_->command) return false;  // a stale ACK of an older command
@@ -50,7 +50,7 @@ bool ClockCommandQueue::on_ack(const ClockAck& ack, Millis now) {
     return true;
 }
 
-void ClockCommandQueue::tick(Millis now, bool can_send) {
+void ClockCommandQueue::tick(TimeMs now, bool can_send) {
     if (in_flight_ && now - in_flight_->sent_at >= opt_.ack_timeout_ms) {
         if (in_flight_->attempts <= opt_.max_retries && can_send)
             transmit(*in_flight_, now);
@@ -64,12 +64,12 @@ void ClockCommandQueue::tick(Millis now, bool can_send) {
     }
 }
 
-Millis ClockCommandQueue::next_due(Millis now, bool can_send) const {
+TimeMs ClockCommandQueue::next_due(TimeMs now, bool can_send) const {
     if (in_flight_) return in_flight_->sent_at + opt_.ack_timeout_ms;
     return can_send && !queue_.empty() ? now : kNoTick;
 }
 
-void ClockCommandQueue::fail_all(Millis now, const std::string& why) {
+void ClockCommandQueue::fail_all(TimeMs now, const std::string& why) {
     if (in_flight_) finish(now, false, why);
     while (!queue_.empty()) {
         done_(ClockCommandDone{now, queue_.front().command, false, 0, why});

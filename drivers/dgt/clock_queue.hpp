@@ -20,7 +20,7 @@ namespace eboard::drivers::dgt {
 class ClockCommandQueue {
   public:
     struct Options {
-        Millis ack_timeout_ms = 2000;  ///< section 11: the ACK normally comes within 1-2 s
+        TimeMs ack_timeout_ms = 2000;  ///< section 11: the ACK normally comes within 1-2 s
         int max_retries = 3;           ///< resends after the first attempt
     };
     using Send = std::function<void(const std::vector<std::uint8_t>& frame)>;
@@ -32,14 +32,14 @@ class ClockCommandQueue {
     /// Queues a frame built by clock_frame(); `command` is its clock command id.
     void push(std::uint8_t command, std::vector<std::uint8_t> frame);
     /// An ACK with ack1 < 0x80 arrived. Returns true if it settled the command in flight.
-    bool on_ack(const ClockAck& ack, Millis now);
+    bool on_ack(const ClockAck& ack, TimeMs now);
     /// Sends the next command if none is in flight and `can_send`; handles timeouts.
-    void tick(Millis now, bool can_send);
+    void tick(TimeMs now, bool can_send);
     /// When tick() has something to do next (ms): `now` when a command waits and can be sent,
     /// the ACK deadline of the command in flight, kNoTick when idle.
-    [[nodiscard]] Millis next_due(Millis now, bool can_send) const;
+    [[nodiscard]] TimeMs next_due(TimeMs now, bool can_send) const;
     /// Fails everything (link lost); reports each as not ok with `why`.
-    void fail_all(Millis now, const std::string& why);
+    void fail_all(TimeMs now, const std::string& why);
 
     [[nodiscard]] bool busy() const noexcept { return in_flight_.has_value(); }
     [[nodiscard]] std::size_t pending() const noexcept { return queue_.size(); }
@@ -50,10 +50,10 @@ class ClockCommandQueue {
         std::vector<std::uint8_t> frame;
         int attempts = 0;
         int error_acks = 0;
-        Millis sent_at = 0;
+        TimeMs sent_at = 0;
     };
-    void transmit(Entry& e, Millis now);
-    void finish(Millis now, bool ok, std::string error);
+    void transmit(Entry& e, TimeMs now);
+    void finish(TimeMs now, bool ok, std::string error);
 
     Options opt_;
     Send send_;

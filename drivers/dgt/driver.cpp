@@ -31,10 +31,10 @@ std::optional<bool> orientation_from_home_ranks(const std::array<std::uint8_t, 6
     return std::nullopt;
 }
 
-Millis read_ms(const DriverOptions& o, std::string_view key, Millis fallback, bool& ok) {
+TimeMs read_ms(const DriverOptions& o, std::string_view key, TimeMs fallback, bool& ok) {
     const auto it = o.params.find(key);
     if (it == o.params.end()) return fallback;
-    Millis v = 0;
+    TimeMs v = 0;
     const auto& s = it->second;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc{} || p != s.data() + s.size() || v < 0) ok = false;
@@ -74,7 +74,7 @@ DgtDriver::DgtDriver(DgtOptions options)
                   clock_probe_pending_ = false;
                   if (!d.ok) {  // no clock answered: report it, probe again later
                       clock_model_ = ClockModel::None;
-                      host_->emit(ClockInfo{d.at_ms, ClockModel::None, 0, 0});
+                      host_->emit(ClockInfo{d.t_ms, ClockModel::None, 0, 0});
                   }
               }
               host_->emit(d);
@@ -84,14 +84,14 @@ void DgtDriver::send(std::initializer_list<std::uint8_t> bytes) {
     host_->send(std::span<const std::uint8_t>(bytes.begin(), bytes.size()));
 }
 
-void DgtDriver::start(DriverHost& host, Millis now) {
+void DgtDriver::start(DriverHost& host, TimeMs now) {
     host_ = &host;
     started_at_ = last_rx_ = now;
     state_ = State::Opening;
     linked_ = true;
 }
 
-void DgtDriver::on_tick(Millis now) {
+void DgtDriver::on_tick(TimeMs now) {
     if (!host_) return;
     switch (state_) {
     case State::Opening:
@@ -125,20 +125,20 @@ void DgtDriver::on_tick(Millis now) {
     clock_queue_.tick(now, state_ == State::Ready);
 }
 
-Millis DgtDriver::next_tick_ms(Millis now) const {
+TimeMs DgtDriver::next_tick_ms(TimeMs now) const {
     if (!host_) return kNoTick;
     switch (state_) {
     case State::Opening: return started_at_ + opt_.startup_delay_ms;
     case State::WaitVersion: return last_version_request_ + opt_.version_retry_ms;
     case State::Ready: break;
     }
-    Millis due = std::max(last_rx_, last_ping_) + opt_.keepalive_ms;
+    TimeMs due = std::max(last_rx_, last_ping_) + opt_.keepalive_ms;
     if (clock_model_ == ClockModel::None && !clock_probe_pending_)
         due = std::min(due, last_clock_probe_ + opt_.clock_probe_ms);
     return std::min(due, clock_queue_.next_due(now, true));
 }
 
-void DgtDriver::lost(Millis now, const std::string& why) {
+void DgtDriver::lost(TimeMs now, const std::string& why) {
     trace_.note(why + "; restarting the start-up sequence");
     if (linked_) host_->emit(LinkStatus{now, false, why});
     linked_ = false;
@@ -150,11 +150,11 @@ void DgtDriver::lost(Millis now, const std::string& why) {
     last_version_request_ = now;
 }
 
-void DgtDriver::on_version(int major, int minor, Millis now) {
+void DgtDriver::on_version(int major, int minor, TimeMs now) {
     info_.driver = "dgt";
     info_.version_major = major;
     info_.version_minor = minor;
-    info_.at_ms = now;
+    info_.t_ms = now;
     host_->emit(info_);
     if (state_ == State::Ready) return;
     if (!linked_) host_->emit(LinkStatus{now, true, "board answers again"});
@@ -168,7 +168,7 @@ void DgtDriver::on_version(int major, int minor, Millis now) {
     request_version();  // clock present? (15 step 6)
 }
 
-void DgtDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
+void DgtDriver::on_packet(std::span<const std::uint8_t> p, TimeMs now) {
     last_rx_ = now;
     missed_ = 0;
     const std::uint8_t id = p[0];
@@ -180,22 +180,22 @@ void DgtDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
     case msg::version: on_version(data[0], data[1], now); break;
     case msg::serialnr:
         info_.serial = ascii_text(data);
-        info_.at_ms = now;
+        info_.t_ms = now;
         host_->emit(info_);
         break;
     case msg::long_serialnr:
         info_.long_serial = ascii_text(data);
-        info_.at_ms = now;
+        info_.t_ms = now;
         host_->emit(info_);
         break;
     case msg::trademark:
         info_.trademark = ascii_text(data);
-        info_.at_ms = now;
+        info_.t_ms = now;
         host_->emit(info_);
         break;
     case msg::busadres:
         info_.bus_address = (data[0] << 7) | data[1];
-        info_.at_ms = now;
+        info_.t_ms = now;
         host_->emit(info_);
         break;
     case msg::battery:
@@ -206,7 +206,7 @@ void DgtDriver::on_packet(std::span<const std::uint8_t> p, Millis now) {
     }
 }
 
-void DgtDriver::on_board_dump(std::span<const std::uint8_t, 64> codes, Millis now) {
+void DgtDriver::on_board_dump(std::span<const std::uint8_t, 64> codes, TimeMs now) {
     std::copy(codes.begin(), codes.end(), codes_.begin());
     if (opt_.orientation == Orientation::Auto) {
         if (const auto rot = orientation_from_home_ranks(codes_); rot && *rot != rotated_) {
@@ -216,10 +216,10 @@ void DgtDriver::on_board_dump(std::span<const std::uint8_t, 64> codes, Millis no
         }
     }
     have_dump_ = true;
-    host_->emit(BoardDump{now, board()});
+    host_->emit(BoardSnapshot{now, board()});
 }
 
-void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, Millis now) {
+void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, TimeMs now) {
     if (field >= 64) {
         trace_.note("field update for field " + std::to_string(field) + " ignored");
         return;
@@ -229,11 +229,11 @@ void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, Millis no
             return "field update with code " + hex_bytes(std::array{code}) + " (magic piece or S bit): treated as empty";
         });
     codes_[field] = code;
-    host_->emit(SquareChanged{now, field_to_square(field, rotated_),
+    host_->emit(SquareChange{now, field_to_square(field, rotated_),
                               SquareReading::of(piece_from_code(code))});
 }
 
-void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, Millis now) {
+void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, TimeMs now) {
     if (is_clock_ack(data)) {
         on_clock_ack(decode_clock_ack(data), now);
         return;
@@ -247,7 +247,7 @@ void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, Millis now) {
         trace_.note(t.error().message);
         return;
     }
-    t->at_ms = now;
+    t->t_ms = now;
     if (!t->connected && last_connected_.value_or(true)) {
         clock_model_ = ClockModel::None;
         host_->emit(ClockInfo{now, ClockModel::None, 0, 0});
@@ -262,7 +262,7 @@ void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, Millis now) {
     host_->emit(*t);
 }
 
-void DgtDriver::on_clock_ack(const ClockAck& ack, Millis now) {
+void DgtDriver::on_clock_ack(const ClockAck& ack, TimeMs now) {
     if (ack.ack1 >= 0x80) {  // generated by the clock on its own (10.2)
         if (ack.ack1 == clk::auto_button) {
             host_->emit(ClockButton{now, button_from_code(ack.ack3), ack.ack3, ack.ack2});
@@ -284,13 +284,13 @@ void DgtDriver::on_clock_ack(const ClockAck& ack, Millis now) {
         });
 }
 
-void DgtDriver::on_resync(Millis now) {
+void DgtDriver::on_resync(TimeMs now) {
     (void)now;
     // After garbage the shadow board may have missed an update: read it whole (8).
     if (state_ == State::Ready) request_board_dump();
 }
 
-void DgtDriver::on_link_down(Millis now) {
+void DgtDriver::on_link_down(TimeMs now) {
     // The board went away with the tty: clock commands in flight fail now (reported), the
     // start-up runs again from start() when the session has the board back.
     clock_queue_.fail_all(now, "board disconnected");
@@ -302,7 +302,7 @@ void DgtDriver::request_board_dump() {
     if (host_) send({cmd::send_brd});
 }
 
-BoardState DgtDriver::board() const {
+BoardReading DgtDriver::board() const {
     return board_from_codes(std::span<const std::uint8_t, 64>(codes_), rotated_);
 }
 
@@ -310,7 +310,7 @@ void DgtDriver::send_clock(std::uint8_t command, std::vector<std::uint8_t> frame
     clock_queue_.push(command, std::move(frame));
 }
 
-void DgtDriver::set_and_run(Millis left_ms, Millis right_ms, ClockRun run) {
+void DgtDriver::set_and_run(TimeMs left_ms, TimeMs right_ms, ClockRun run) {
     send_clock(clk::setnrun, setnrun_frame(left_ms, right_ms, run));
 }
 
@@ -324,7 +324,7 @@ void DgtDriver::show_text(std::string_view text, bool beep_too) {
     }
 }
 
-void DgtDriver::beep(Millis duration_ms) { send_clock(clk::beep, beep_frame(duration_ms)); }
+void DgtDriver::beep(TimeMs duration_ms) { send_clock(clk::beep, beep_frame(duration_ms)); }
 void DgtDriver::end_display() { send_clock(clk::end, clock_frame(clk::end, {})); }
 
 void DgtDriver::request_version() {

@@ -30,11 +30,11 @@ struct DgtOptions {
     Orientation orientation = Orientation::Auto;
     std::uint32_t quirks = 0;
     bool update_nice = true;           ///< UPDATE_NICE (4b) rather than UPDATE (43)
-    Millis startup_delay_ms = 300;     ///< quiet time after open before the first command (15)
-    Millis version_retry_ms = 2000;    ///< resend 4d until a VERSION arrives (15)
-    Millis keepalive_ms = 1500;        ///< send 45 after this much silence (15)
+    TimeMs startup_delay_ms = 300;     ///< quiet time after open before the first command (15)
+    TimeMs version_retry_ms = 2000;    ///< resend 4d until a VERSION arrives (15)
+    TimeMs keepalive_ms = 1500;        ///< send 45 after this much silence (15)
     int max_missed_keepalives = 3;     ///< then the board counts as gone; start-up again
-    Millis clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
+    TimeMs clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
     ClockCommandQueue::Options clock;  ///< ACK timeout and retries (11)
 
     /// Reads "orientation" (normal|rotated|auto), "update-mode" (nice = UPDATE_NICE 4b, the
@@ -49,28 +49,28 @@ class DgtDriver final : public Driver, public ClockControl {
 
     [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }
     [[nodiscard]] std::string_view trace_name() const override { return "dgt"; }
-    void start(DriverHost& host, Millis now) override;
-    void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
-    void on_resync(Millis now) override;
-    void on_link_down(Millis now) override;
-    void on_tick(Millis now) override;
+    void start(DriverHost& host, TimeMs now) override;
+    void on_packet(std::span<const std::uint8_t> packet, TimeMs now) override;
+    void on_resync(TimeMs now) override;
+    void on_link_down(TimeMs now) override;
+    void on_tick(TimeMs now) override;
     /// The start-up delay, the VERSION retry, the keep-alive (dgt.md 15 step 7: `45` after
     /// keepalive_ms of silence), the clock probe while no clock answered, the clock command's
     /// ACK wait (11); nothing else: the board reports changes and a running clock's times
     /// itself (UPDATE_NICE, dgt.md 3).
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     void request_board_dump() override;
     [[nodiscard]] ClockControl* clock() override { return this; }
 
-    void set_and_run(Millis left_ms, Millis right_ms, ClockRun run) override;
+    void set_and_run(TimeMs left_ms, TimeMs right_ms, ClockRun run) override;
     void show_text(std::string_view text, bool beep) override;
-    void beep(Millis duration_ms) override;
+    void beep(TimeMs duration_ms) override;
     void end_display() override;
     void request_version() override;
     void request_times() override;
 
     /// The board as last decoded (dumps + field updates), oriented.
-    [[nodiscard]] BoardState board() const;
+    [[nodiscard]] BoardReading board() const;
     [[nodiscard]] bool rotated() const noexcept { return rotated_; }
     [[nodiscard]] bool ready() const noexcept { return state_ == State::Ready; }
     [[nodiscard]] ClockModel clock_model() const noexcept { return clock_model_; }
@@ -79,20 +79,20 @@ class DgtDriver final : public Driver, public ClockControl {
     enum class State : std::uint8_t { Opening, WaitVersion, Ready };
     void send(std::initializer_list<std::uint8_t> bytes);
     void send_clock(std::uint8_t command, std::vector<std::uint8_t> frame);
-    void on_board_dump(std::span<const std::uint8_t, 64> codes, Millis now);
-    void on_field_update(std::uint8_t field, std::uint8_t code, Millis now);
-    void on_bwtime(std::span<const std::uint8_t, 7> data, Millis now);
-    void on_clock_ack(const ClockAck& ack, Millis now);
-    void on_version(int major, int minor, Millis now);
-    void lost(Millis now, const std::string& why);
+    void on_board_dump(std::span<const std::uint8_t, 64> codes, TimeMs now);
+    void on_field_update(std::uint8_t field, std::uint8_t code, TimeMs now);
+    void on_bwtime(std::span<const std::uint8_t, 7> data, TimeMs now);
+    void on_clock_ack(const ClockAck& ack, TimeMs now);
+    void on_version(int major, int minor, TimeMs now);
+    void lost(TimeMs now, const std::string& why);
 
     DgtOptions opt_;
     FrameRule rule_;
     const TraceChannel& trace_;
     DriverHost* host_ = nullptr;
     State state_ = State::Opening;
-    Millis started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0;
-    Millis last_clock_probe_ = 0;
+    TimeMs started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0;
+    TimeMs last_clock_probe_ = 0;
     int missed_ = 0;
     bool linked_ = false;
     DeviceInfo info_;

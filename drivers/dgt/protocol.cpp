@@ -57,14 +57,14 @@ std::uint8_t code_from_piece(Piece p) noexcept {
     return static_cast<std::uint8_t>(base + (color_of(p) == Color::Black ? 6 : 0));
 }
 
-BoardState board_from_codes(std::span<const std::uint8_t, 64> codes, bool rotated) {
-    BoardState b;
+BoardReading board_from_codes(std::span<const std::uint8_t, 64> codes, bool rotated) {
+    BoardReading b;
     for (int f = 0; f < 64; ++f)
         b.set(field_to_square(f, rotated), piece_from_code(codes[static_cast<std::size_t>(f)]));
     return b;
 }
 
-std::array<std::uint8_t, 64> codes_from_board(const BoardState& b, bool rotated) {
+std::array<std::uint8_t, 64> codes_from_board(const BoardReading& b, bool rotated) {
     std::array<std::uint8_t, 64> codes{};
     for (int f = 0; f < 64; ++f)
         codes[static_cast<std::size_t>(f)] = code_from_piece(b.at(field_to_square(f, rotated)).piece);
@@ -102,15 +102,15 @@ bool valid_bcd59(std::uint8_t v) noexcept { return (v & 15) <= 9 && (v >> 4) <= 
 std::uint8_t to_bcd(int v) noexcept { return static_cast<std::uint8_t>(((v / 10) << 4) | (v % 10)); }
 
 /// h:mm:ss of `ms`, capped at 9:59:59; negative counts as 0.
-std::array<int, 3> hms(Millis ms) noexcept {
-    Millis s = std::clamp<Millis>(ms, 0, 35999999) / 1000;
+std::array<int, 3> hms(TimeMs ms) noexcept {
+    TimeMs s = std::clamp<TimeMs>(ms, 0, 35999999) / 1000;
     return {static_cast<int>(s / 3600), static_cast<int>(s / 60 % 60), static_cast<int>(s % 60)};
 }
 
 } // namespace
 
-Expected<ClockTimes> decode_time_report(std::span<const std::uint8_t, 7> d) {
-    ClockTimes t;
+Expected<ClockReport> decode_time_report(std::span<const std::uint8_t, 7> d) {
+    ClockReport t;
     const std::uint8_t status = d[6];
     t.connected = (status & 0x20) == 0;
     t.running = (status & 0x01) != 0;
@@ -122,7 +122,7 @@ Expected<ClockTimes> decode_time_report(std::span<const std::uint8_t, 7> d) {
         const std::uint8_t h = d[side], m = d[side + 1], s = d[side + 2];
         if ((h & 0x0f) > 9 || !valid_bcd59(m) || !valid_bcd59(s))
             return Error{"time report out of range: " + hex_bytes(d)};
-        const Millis ms = ((h & 0x0f) * 3600 + from_bcd(m) * 60 + from_bcd(s)) * Millis{1000};
+        const TimeMs ms = ((h & 0x0f) * 3600 + from_bcd(m) * 60 + from_bcd(s)) * TimeMs{1000};
         const bool flag = (h & 0x50) != 0, delay = (h & 0x20) != 0;
         if (side == 0) {
             t.right_ms = ms, t.right_flag = flag, t.right_delay = delay;
@@ -133,13 +133,13 @@ Expected<ClockTimes> decode_time_report(std::span<const std::uint8_t, 7> d) {
     return t;
 }
 
-std::array<std::uint8_t, 10> encode_time_report(const ClockTimes& t) noexcept {
+std::array<std::uint8_t, 10> encode_time_report(const ClockReport& t) noexcept {
     std::array<std::uint8_t, 10> m{msg::bwtime, 0x00, 0x0a};
     if (!t.connected) {
         m[9] = 0x20;
         return m;
     }
-    const auto put = [&](std::size_t at, Millis ms, bool flag, bool delay) {
+    const auto put = [&](std::size_t at, TimeMs ms, bool flag, bool delay) {
         const auto [h, mi, s] = hms(ms);
         m[at] = static_cast<std::uint8_t>(h | (flag ? 0x10 : 0) | (delay ? 0x20 : 0));
         m[at + 1] = to_bcd(mi);
@@ -169,7 +169,7 @@ std::vector<std::uint8_t> clock_frame(std::uint8_t command, std::span<const std:
     return f;
 }
 
-std::vector<std::uint8_t> setnrun_frame(Millis left_ms, Millis right_ms, ClockRun run) {
+std::vector<std::uint8_t> setnrun_frame(TimeMs left_ms, TimeMs right_ms, ClockRun run) {
     const auto l = hms(left_ms), r = hms(right_ms);
     const std::uint8_t flags = run == ClockRun::Left ? 0x01 : run == ClockRun::Right ? 0x02 : 0x04;
     const std::array<std::uint8_t, 7> p = {
@@ -222,8 +222,8 @@ std::vector<std::uint8_t> xl_display_frame(std::string_view text, bool beep) {
     return clock_frame(clk::display, p);
 }
 
-std::vector<std::uint8_t> beep_frame(Millis duration_ms) {
-    const auto n = static_cast<std::uint8_t>(std::clamp<Millis>(duration_ms / 64, 1, 127));
+std::vector<std::uint8_t> beep_frame(TimeMs duration_ms) {
+    const auto n = static_cast<std::uint8_t>(std::clamp<TimeMs>(duration_ms / 64, 1, 127));
     const std::array<std::uint8_t, 1> p = {n};
     return clock_frame(clk::beep, p);
 }

@@ -6,7 +6,7 @@
 #include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/framer.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <array>
 #include <cstdint>
@@ -79,9 +79,9 @@ class FrameRule final : public drivers::FrameRule {
 }
 
 /// A BOARD_DUMP's 64 codes as a board (section 6), oriented.
-[[nodiscard]] BoardState board_from_codes(std::span<const std::uint8_t, 64> codes, bool rotated);
+[[nodiscard]] BoardReading board_from_codes(std::span<const std::uint8_t, 64> codes, bool rotated);
 /// The 64 codes of a board (for the emulator); unknown occupants become 0.
-[[nodiscard]] std::array<std::uint8_t, 64> codes_from_board(const BoardState& b, bool rotated);
+[[nodiscard]] std::array<std::uint8_t, 64> codes_from_board(const BoardReading& b, bool rotated);
 
 /// The four bytes of a clock ACK (section 10.2).
 struct ClockAck {
@@ -96,18 +96,18 @@ struct ClockAck {
 [[nodiscard]] std::array<std::uint8_t, 10> encode_clock_ack(const ClockAck& ack) noexcept;
 
 /// Decodes a time report (section 10.1); rejects hours > 9 and BCD minutes/seconds > 59.
-/// at_ms is left 0 for the caller to fill in.
-[[nodiscard]] Expected<ClockTimes> decode_time_report(std::span<const std::uint8_t, 7> data);
+/// t_ms is left 0 for the caller to fill in.
+[[nodiscard]] Expected<ClockReport> decode_time_report(std::span<const std::uint8_t, 7> data);
 /// The full 10-byte BWTIME time report for `t` (times rounded down to whole seconds, capped at
 /// 9:59:59). Used by the emulator.
-[[nodiscard]] std::array<std::uint8_t, 10> encode_time_report(const ClockTimes& t) noexcept;
+[[nodiscard]] std::array<std::uint8_t, 10> encode_time_report(const ClockReport& t) noexcept;
 
 /// `2b size 03 cmd payload... 00` (section 12).
 [[nodiscard]] std::vector<std::uint8_t> clock_frame(std::uint8_t command,
                                                     std::span<const std::uint8_t> payload);
 /// SETNRUN (12.3): times as plain binary h/m/s (capped at 9:59:59), run flags 01 left,
 /// 02 right, 04 pause when neither runs.
-[[nodiscard]] std::vector<std::uint8_t> setnrun_frame(Millis left_ms, Millis right_ms, ClockRun run);
+[[nodiscard]] std::vector<std::uint8_t> setnrun_frame(TimeMs left_ms, TimeMs right_ms, ClockRun run);
 /// DGT3000 ASCII text (12.4): 8 characters, padded with spaces, non-printables as spaces;
 /// beep byte 0..15.
 [[nodiscard]] std::vector<std::uint8_t> ascii_frame(std::string_view text, std::uint8_t beep);
@@ -119,7 +119,7 @@ struct ClockAck {
 /// Text of six XL segment bytes in display order (inverse of seven_segment; '?' if unknown).
 [[nodiscard]] std::string segments_to_text(std::span<const std::uint8_t> segments);
 /// BEEP (12): n x 64 ms, n = duration / 64 clamped to 1..127.
-[[nodiscard]] std::vector<std::uint8_t> beep_frame(Millis duration_ms);
+[[nodiscard]] std::vector<std::uint8_t> beep_frame(TimeMs duration_ms);
 
 /// Key code (ack3) to the button number 0..4 left to right (section 13); -1 if unknown.
 [[nodiscard]] int button_from_code(std::uint8_t code) noexcept;

@@ -86,7 +86,7 @@ void DgtBoardEmu::report_field(int field, std::uint8_t code) {
     fu(code);
 }
 
-void DgtBoardEmu::scan(Millis now) {
+void DgtBoardEmu::scan(TimeMs now) {
     (void)now;
     // Fields in scan order a8..h1: a move toward rank 8 is reported destination first, and a
     // captured piece lifted within the same scan is never reported empty (dgt.md 8).
@@ -100,7 +100,7 @@ bool DgtBoardEmu::scan_pending() const {
     return opt_.scan_period_ms > 0 && codes_from_board(board_, opt_.rotated) != reported_;
 }
 
-void DgtBoardEmu::keep_scan_phase(Millis now) {
+void DgtBoardEmu::keep_scan_phase(TimeMs now) {
     // The scans the service skipped while nothing changed (next_tick_ms) happened all the
     // same: the first change after a quiet spell is seen by the next scan of the same grid,
     // anywhere within a period, not by one started at the change (dgt.md 8).
@@ -108,7 +108,7 @@ void DgtBoardEmu::keep_scan_phase(Millis now) {
     next_scan_ += ((now - next_scan_) / opt_.scan_period_ms + 1) * opt_.scan_period_ms;
 }
 
-void DgtBoardEmu::power_on(Millis now) {
+void DgtBoardEmu::power_on(TimeMs now) {
     mode_ = opt_.start_in_bus_mode ? BoardMode::Bus : BoardMode::Idle;
     in_.clear();
     acks_.clear();
@@ -117,9 +117,9 @@ void DgtBoardEmu::power_on(Millis now) {
     next_scan_ = now;
 }
 
-void DgtBoardEmu::lift(Square s, Millis now) { place(s, Piece::None, now); }
+void DgtBoardEmu::lift(Square s, TimeMs now) { place(s, Piece::None, now); }
 
-void DgtBoardEmu::place(Square s, Piece p, Millis now) {
+void DgtBoardEmu::place(Square s, Piece p, TimeMs now) {
     keep_scan_phase(now);
     board_.set(s, p);
     if (opt_.scan_period_ms == 0) {
@@ -128,13 +128,13 @@ void DgtBoardEmu::place(Square s, Piece p, Millis now) {
     }
 }
 
-void DgtBoardEmu::set_position(const BoardState& b, Millis now) {
+void DgtBoardEmu::set_position(const BoardReading& b, TimeMs now) {
     keep_scan_phase(now);
     board_ = b;
     if (opt_.scan_period_ms == 0) scan(now);
 }
 
-void DgtBoardEmu::press_lever(ClockSide side, Millis now) {
+void DgtBoardEmu::press_lever(ClockSide side, TimeMs now) {
     clock_.advance(now);
     clock_.press_lever(side);
     // UPDATE_NICE reports every change of the clock (dgt.md 3): each press gets its BWTIME at
@@ -147,12 +147,12 @@ void DgtBoardEmu::press_lever(ClockSide side, Millis now) {
     }
 }
 
-void DgtBoardEmu::press_button(int button, Millis now) {
+void DgtBoardEmu::press_button(int button, TimeMs now) {
     (void)now;
     if (const auto ack = clock_.press_button(button); ack && update_mode()) send_ack(*ack);
 }
 
-void DgtBoardEmu::set_clock_connected(bool connected, Millis now) {
+void DgtBoardEmu::set_clock_connected(bool connected, TimeMs now) {
     clock_.advance(now);
     clock_.set_connected(connected);
 }
@@ -169,7 +169,7 @@ std::size_t DgtBoardEmu::frame_size(std::span<const std::uint8_t> in) const {
     return 1;
 }
 
-void DgtBoardEmu::receive(std::span<const std::uint8_t> bytes, Millis now) {
+void DgtBoardEmu::receive(std::span<const std::uint8_t> bytes, TimeMs now) {
     if (opt_.input_buffer > 0 && bytes.size() > opt_.input_buffer) bytes = bytes.first(opt_.input_buffer);
     received_.insert(received_.end(), bytes.begin(), bytes.end());
     in_.insert(in_.end(), bytes.begin(), bytes.end());
@@ -206,7 +206,7 @@ bool DgtBoardEmu::replay(std::uint8_t c) {
     return false;
 }
 
-void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, Millis now) {
+void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, TimeMs now) {
     if (mode_ == BoardMode::Bus) {
         if (c & 0x80) return;  // bus commands are not emulated (only framed and skipped)
         mode_ = BoardMode::Idle;  // the first single-board command leaves bus mode and runs (2)
@@ -285,7 +285,7 @@ void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, M
     tick(now);
 }
 
-void DgtBoardEmu::tick(Millis now) {
+void DgtBoardEmu::tick(TimeMs now) {
     clock_.advance(now);
     while (!acks_.empty() && acks_.front().due <= now) {
         send_ack(acks_.front().ack);
@@ -306,8 +306,8 @@ void DgtBoardEmu::tick(Millis now) {
     }
 }
 
-Millis DgtBoardEmu::next_tick_ms(Millis now) const {
-    Millis due = kNoTick;
+TimeMs DgtBoardEmu::next_tick_ms(TimeMs now) const {
+    TimeMs due = kNoTick;
     if (!acks_.empty()) due = std::min(due, acks_.front().due);
     if (scan_pending()) due = std::min(due, next_scan_);
     if (mode_ == BoardMode::Update) due = std::min(due, last_bwtime_ + 1000);
@@ -315,7 +315,7 @@ Millis DgtBoardEmu::next_tick_ms(Millis now) const {
         const ClockEmuState& c = clock_.state();
         if (c.times.running && c.run != ClockRun::None) {
             // The report shows whole seconds: it changes when the running time crosses one.
-            const Millis left = c.run == ClockRun::Left ? c.times.left_ms : c.times.right_ms;
+            const TimeMs left = c.run == ClockRun::Left ? c.times.left_ms : c.times.right_ms;
             due = std::min(due, now + left % 1000 + 1);
         }
     }

@@ -19,7 +19,7 @@
 namespace eboard::drivers::emu {
 
 struct DgtEmulatorOptions {
-    BoardState position = BoardState::start_position();  ///< what stands on the board
+    BoardReading position = BoardReading::start_position();  ///< what stands on the board
     bool rotated = false;              ///< white sits on the connector's right (dgt.md 7)
     std::string serial = "25805";      ///< 5 digits (record.txt's board)
     int version_major = 3, version_minor = 1;
@@ -29,7 +29,7 @@ struct DgtEmulatorOptions {
     bool start_in_bus_mode = true;     ///< power-up state (dgt.md 2, 16)
 
     // Scan dynamics (dgt.md 8).
-    Millis scan_period_ms = 0;         ///< 0: report every change at once; else one scan per period,
+    TimeMs scan_period_ms = 0;         ///< 0: report every change at once; else one scan per period,
                                        ///< changed fields reported in field order (a8..h1)
     double bounce_probability = 0;     ///< a placed piece is reported, then empty, then again
     double noise_probability = 0;      ///< garbage bytes / a bad header before a message
@@ -37,7 +37,7 @@ struct DgtEmulatorOptions {
 
     // Clock.
     ClockEmuOptions clock;
-    Millis ack_latency_ms = 0;         ///< ACKs arrive this long after the command (0.1-2 s real)
+    TimeMs ack_latency_ms = 0;         ///< ACKs arrive this long after the command (0.1-2 s real)
     int drop_acks = 0;                 ///< this many clock ACKs are lost (tests the retries)
 
     std::size_t input_buffer = 0;      ///< > 0: bytes beyond this in one burst are dropped (dgt.md 1)
@@ -53,29 +53,29 @@ class DgtBoardEmu final : public WireModel {
     explicit DgtBoardEmu(DgtEmulatorOptions options = {});
 
     /// Bytes the host wrote, at time `now`.
-    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
+    void receive(std::span<const std::uint8_t> bytes, TimeMs now) override;
     /// Runs scans, the clock and delayed ACKs up to `now`.
-    void tick(Millis now) override;
+    void tick(TimeMs now) override;
     /// The next of: a delayed ACK, a scan with a change to report (scans of an unchanged board
     /// say nothing and are skipped, keeping their phase), BWTIME (UPDATE: a second after the
     /// last; UPDATE_NICE: when the running side's seconds change); kNoTick when none applies.
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
 
     // The simulated player (squares in game numbering; the board converts with `rotated`).
-    void lift(Square s, Millis now);
-    void place(Square s, Piece p, Millis now);
-    void set_position(const BoardState& b, Millis now);
-    void press_lever(ClockSide side, Millis now);
-    void press_button(int button, Millis now);
-    void set_clock_connected(bool connected, Millis now);
+    void lift(Square s, TimeMs now);
+    void place(Square s, Piece p, TimeMs now);
+    void set_position(const BoardReading& b, TimeMs now);
+    void press_lever(ClockSide side, TimeMs now);
+    void press_button(int button, TimeMs now);
+    void set_clock_connected(bool connected, TimeMs now);
     void set_drop_acks(int n) { opt_.drop_acks = n; }
     /// Power comes back after an unplug: the power-up mode (dgt.md 2), no partial command, no
     /// pending ACK, the scan memory re-read; the pieces and the clock (own battery) stay.
-    void power_on(Millis now) override;
+    void power_on(TimeMs now) override;
 
-    [[nodiscard]] const BoardState& position() const { return board_; }
+    [[nodiscard]] const BoardReading& position() const { return board_; }
     [[nodiscard]] BoardMode mode() const { return mode_; }
     [[nodiscard]] const ClockEmu& clock() const { return clock_; }
     [[nodiscard]] const std::vector<std::uint8_t>& received() const { return received_; }
@@ -83,13 +83,13 @@ class DgtBoardEmu final : public WireModel {
     [[nodiscard]] int error_acks_sent() const { return error_acks_; }
 
   private:
-    void command(std::uint8_t c, std::span<const std::uint8_t> frame, Millis now);
+    void command(std::uint8_t c, std::span<const std::uint8_t> frame, TimeMs now);
     void emit(std::vector<std::uint8_t> message);
     void emit_raw(std::vector<std::uint8_t> chunk);
     void maybe_noise();
     void report_field(int field, std::uint8_t code);
-    void scan(Millis now);
-    void keep_scan_phase(Millis now);
+    void scan(TimeMs now);
+    void keep_scan_phase(TimeMs now);
     [[nodiscard]] bool scan_pending() const;
     void send_ack(const dgt::ClockAck& ack);
     bool replay(std::uint8_t c);
@@ -97,7 +97,7 @@ class DgtBoardEmu final : public WireModel {
     [[nodiscard]] std::size_t frame_size(std::span<const std::uint8_t> in) const;
 
     DgtEmulatorOptions opt_;
-    BoardState board_;                       // physical position, game numbering
+    BoardReading board_;                       // physical position, game numbering
     std::array<std::uint8_t, 64> reported_{};  // what the host was last told, field numbering
     BoardMode mode_;
     ClockEmu clock_;
@@ -105,9 +105,9 @@ class DgtBoardEmu final : public WireModel {
     std::vector<std::uint8_t> received_;     // every host byte, for tests
     std::vector<std::vector<std::uint8_t>> out_;
     std::mt19937 rng_;
-    Millis next_scan_ = 0, last_bwtime_ = 0;
+    TimeMs next_scan_ = 0, last_bwtime_ = 0;
     std::array<std::uint8_t, 10> last_report_{};
-    struct PendingAck { Millis due; dgt::ClockAck ack; };
+    struct PendingAck { TimeMs due; dgt::ClockAck ack; };
     std::deque<PendingAck> acks_;
     int acks_dropped_ = 0, error_acks_ = 0;
     std::vector<bool> replay_used_;  // recorded exchanges already answered

@@ -20,7 +20,7 @@ ChessnutBoardEmu::ChessnutBoardEmu(ChessnutEmulatorOptions options)
     : opt_(std::move(options)), board_(opt_.position), rng_(opt_.seed),
       replay_used_(opt_.replay.size(), false) {}
 
-void ChessnutBoardEmu::power_on(Millis now) {
+void ChessnutBoardEmu::power_on(TimeMs now) {
     mode_ = ChessnutMode::Idle;
     leds_ = 0;
     out_.clear();
@@ -89,7 +89,7 @@ bool ChessnutBoardEmu::replay(std::span<const std::uint8_t> c) {
     return false;
 }
 
-void ChessnutBoardEmu::receive(std::span<const std::uint8_t> report, Millis now) {
+void ChessnutBoardEmu::receive(std::span<const std::uint8_t> report, TimeMs now) {
     if (report.empty()) return;
     commands_.emplace_back(report.begin(), report.end());
     if (last_command_ && now - *last_command_ < opt_.min_write_spacing_ms) ++spacing_violations_;
@@ -102,7 +102,7 @@ void ChessnutBoardEmu::receive(std::span<const std::uint8_t> report, Millis now)
     command(trimmed(report), now);
 }
 
-void ChessnutBoardEmu::command(std::span<const std::uint8_t> c, Millis now) {
+void ChessnutBoardEmu::command(std::span<const std::uint8_t> c, TimeMs now) {
     const auto arg = [&](std::size_t i) -> int { return c.size() > i ? c[i] : -1; };
     switch (c[0]) {
     case cmd::mode:
@@ -147,7 +147,7 @@ void ChessnutBoardEmu::command(std::span<const std::uint8_t> c, Millis now) {
         if (mode_ == ChessnutMode::Upload) {
             const std::uint8_t begin[] = {report::file_marker, 0x01, 0xbe}, end[] = {report::file_marker, 0x01, 0xed};
             send(begin);
-            for (const BoardState& b : opt_.stored_games) send(encode_position(b, false));
+            for (const BoardReading& b : opt_.stored_games) send(encode_position(b, false));
             send(end);
             return;
         }
@@ -158,7 +158,7 @@ void ChessnutBoardEmu::command(std::span<const std::uint8_t> c, Millis now) {
     ++unknown_;
 }
 
-void ChessnutBoardEmu::tick(Millis now) {
+void ChessnutBoardEmu::tick(TimeMs now) {
     if (mode_ == ChessnutMode::Realtime && opt_.repeat_ms > 0 && now >= next_repeat_) {
         send_position();
         next_repeat_ = now + opt_.repeat_ms;
@@ -171,7 +171,7 @@ void ChessnutBoardEmu::tick(Millis now) {
 
 std::vector<std::vector<std::uint8_t>> ChessnutBoardEmu::take_output() { return std::exchange(out_, {}); }
 
-void ChessnutBoardEmu::lift(Square s, Millis now) {
+void ChessnutBoardEmu::lift(Square s, TimeMs now) {
     if (!board_.at(s).occupied) return;
     board_.set(s, SquareReading::empty());
     if (mode_ == ChessnutMode::Realtime) {
@@ -180,7 +180,7 @@ void ChessnutBoardEmu::lift(Square s, Millis now) {
     }
 }
 
-void ChessnutBoardEmu::place(Square s, Piece p, Millis now) {
+void ChessnutBoardEmu::place(Square s, Piece p, TimeMs now) {
     if (board_.at(s) == SquareReading::of(p)) return;
     board_.set(s, p);
     if (mode_ == ChessnutMode::Realtime) {
@@ -189,7 +189,7 @@ void ChessnutBoardEmu::place(Square s, Piece p, Millis now) {
     }
 }
 
-void ChessnutBoardEmu::set_position(const BoardState& b, Millis now) {
+void ChessnutBoardEmu::set_position(const BoardReading& b, TimeMs now) {
     if (board_ == b) return;
     board_ = b;
     if (mode_ == ChessnutMode::Realtime) {

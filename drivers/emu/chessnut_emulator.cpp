@@ -16,11 +16,11 @@ void ChessnutEmulator::act(F&& f) {
     changed_.notify_all();
 }
 
-void ChessnutEmulator::out_report(std::span<const std::uint8_t> report, Millis now) {
-    act([&](Millis) { model_.receive(report, now); });
+void ChessnutEmulator::out_report(std::span<const std::uint8_t> report, TimeMs now) {
+    act([&](TimeMs) { model_.receive(report, now); });
 }
 
-std::optional<std::vector<std::uint8_t>> ChessnutEmulator::in_report(Millis now) {
+std::optional<std::vector<std::uint8_t>> ChessnutEmulator::in_report(TimeMs now) {
     std::optional<std::vector<std::uint8_t>> out;
     {
         const std::lock_guard lock(mutex_);
@@ -39,35 +39,35 @@ void ChessnutEmulator::wait_for_activity(int timeout_ms) {
     changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return !pending_.empty(); });
 }
 
-void ChessnutEmulator::power_on(Millis now) {
-    act([&](Millis) {
+void ChessnutEmulator::power_on(TimeMs now) {
+    act([&](TimeMs) {
         pending_.clear();
         model_.power_on(now);
     });
 }
 
 void ChessnutEmulator::lift(Square s) {
-    act([&](Millis now) { model_.lift(s, now); });
+    act([&](TimeMs now) { model_.lift(s, now); });
 }
 void ChessnutEmulator::place(Square s, Piece p) {
-    act([&](Millis now) { model_.place(s, p, now); });
+    act([&](TimeMs now) { model_.place(s, p, now); });
 }
 void ChessnutEmulator::move(Square from, Square to) {
-    act([&](Millis now) {
+    act([&](TimeMs now) {
         const Piece p = model_.position().at(from).piece;
         model_.lift(from, now);
         if (model_.position().at(to).occupied) model_.lift(to, now);
         model_.place(to, p, now);
     });
 }
-void ChessnutEmulator::set_position(const BoardState& b) {
-    act([&](Millis now) { model_.set_position(b, now); });
+void ChessnutEmulator::set_position(const BoardReading& b) {
+    act([&](TimeMs now) { model_.set_position(b, now); });
 }
 void ChessnutEmulator::set_battery(chessnut::Battery b) {
-    act([&](Millis) { model_.set_battery(b); });
+    act([&](TimeMs) { model_.set_battery(b); });
 }
 
-BoardState ChessnutEmulator::position() const {
+BoardReading ChessnutEmulator::position() const {
     const std::lock_guard lock(mutex_);
     return model_.position();
 }

@@ -21,20 +21,20 @@ class ChessnutEmulator final : public UsbReportDevice {
     explicit ChessnutEmulator(ChessnutEmulatorOptions options = {});
 
     // UsbReportDevice (the wire).
-    void out_report(std::span<const std::uint8_t> report, Millis now) override;
-    [[nodiscard]] std::optional<std::vector<std::uint8_t>> in_report(Millis now) override;
+    void out_report(std::span<const std::uint8_t> report, TimeMs now) override;
+    [[nodiscard]] std::optional<std::vector<std::uint8_t>> in_report(TimeMs now) override;
     void wait_for_activity(int timeout_ms) override;
-    void power_on(Millis now) override;
+    void power_on(TimeMs now) override;
 
     // The simulated player; squares in game numbering.
     void lift(Square s);
     void place(Square s, Piece p);
     /// Lift `from`, (lift the victim on `to`,) place the piece on `to`.
     void move(Square from, Square to);
-    void set_position(const BoardState& b);
+    void set_position(const BoardReading& b);
     void set_battery(chessnut::Battery b);
 
-    [[nodiscard]] BoardState position() const;
+    [[nodiscard]] BoardReading position() const;
     [[nodiscard]] ChessnutMode mode() const;
     [[nodiscard]] Bitboard leds() const;
     [[nodiscard]] int beeps() const;

@@ -13,13 +13,13 @@ ClockEmu::ClockEmu(ClockEmuOptions o) : opt_(o) {
     st_.times.connected = o.connected;
 }
 
-void ClockEmu::advance(Millis now) {
-    const Millis dt = last_ < 0 ? 0 : now - last_;
+void ClockEmu::advance(TimeMs now) {
+    const TimeMs dt = last_ < 0 ? 0 : now - last_;
     last_ = now;
-    ClockTimes& t = st_.times;
+    ClockReport& t = st_.times;
     if (!t.running || st_.run == ClockRun::None || dt <= 0) return;
-    Millis& left = st_.run == ClockRun::Left ? t.left_ms : t.right_ms;
-    left = std::max<Millis>(0, left - dt);
+    TimeMs& left = st_.run == ClockRun::Left ? t.left_ms : t.right_ms;
+    left = std::max<TimeMs>(0, left - dt);
     if (left == 0) {  // flag falls; the clock blocks at zero (10.1 bit 4)
         (st_.run == ClockRun::Left ? t.left_flag : t.right_flag) = true;
         t.running = false;
@@ -38,9 +38,9 @@ std::optional<ClockAck> ClockEmu::command(std::span<const std::uint8_t> f) {
         if (payload.size() < 7) return ClockAck{0x40, c, 0, 0};
         if (!opt_.mode23) return ClockAck{0x40, c, 0, 0};  // 11: only in mode 23
         const auto ms = [&](std::size_t i) {
-            return ((payload[i] & 0x0f) * 3600 + payload[i + 1] * 60 + payload[i + 2]) * Millis{1000};
+            return ((payload[i] & 0x0f) * 3600 + payload[i + 1] * 60 + payload[i + 2]) * TimeMs{1000};
         };
-        ClockTimes& t = st_.times;
+        ClockReport& t = st_.times;
         t.left_ms = ms(0);
         t.right_ms = ms(3);
         t.left_flag = t.right_flag = false;
@@ -80,7 +80,7 @@ std::optional<ClockAck> ClockEmu::command(std::span<const std::uint8_t> f) {
 }
 
 void ClockEmu::press_lever(ClockSide side) {
-    ClockTimes& t = st_.times;
+    ClockReport& t = st_.times;
     t.lever_high = side == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
     // The lever is a see-saw: the side that went up is the one whose time now runs (10.1).
     st_.run = t.lever_high == ClockSide::Left ? ClockRun::Left : ClockRun::Right;

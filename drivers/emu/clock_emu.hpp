@@ -18,7 +18,7 @@ struct ClockEmuOptions {
     bool connected = true;                      ///< false: BWTIME says "no clock" (bit 5)
     ClockModel model = ClockModel::Dgt3000;     ///< DGT3000 answers version 2.0, XL 1.2
     bool mode23 = true;                         ///< SETNRUN only works in mode 23 (11)
-    Millis left_ms = 5 * 60 * 1000, right_ms = 5 * 60 * 1000;
+    TimeMs left_ms = 5 * 60 * 1000, right_ms = 5 * 60 * 1000;
     /// The lever's side that is up at power-on: White's, so that his first press counts
     /// (Left: White plays on the left).
     ClockSide lever_high = ClockSide::Left;
@@ -26,7 +26,7 @@ struct ClockEmuOptions {
 
 /// What the clock shows and did, for tests.
 struct ClockEmuState {
-    ClockTimes times;          ///< at_ms unused
+    ClockReport times;          ///< t_ms unused
     ClockRun run = ClockRun::None;
     std::string text;          ///< current text (DGT3000 ASCII or XL segments decoded), "" = times
     int beeps = 0;             ///< beeps requested (BEEP, or text with beep)
@@ -39,7 +39,7 @@ class ClockEmu {
     explicit ClockEmu(ClockEmuOptions o = {});
 
     /// Advances the running side's time to `now` (flag at zero).
-    void advance(Millis now);
+    void advance(TimeMs now);
     /// A complete `2b` frame from the host; returns the ACK to send (nullopt: none, e.g. no
     /// clock or an XL receiving ASCII).
     [[nodiscard]] std::optional<dgt::ClockAck> command(std::span<const std::uint8_t> frame);
@@ -56,7 +56,7 @@ class ClockEmu {
   private:
     ClockEmuOptions opt_;
     ClockEmuState st_;
-    Millis last_ = -1;
+    TimeMs last_ = -1;
 };
 
 } // namespace eboard::drivers::emu

@@ -15,14 +15,14 @@ void DgtEmulator::place(Square s, Piece p) {
 }
 void DgtEmulator::move(Square from, Square to) {
     pty_.act([&] {
-        const Millis now = steady_now_ms();
+        const TimeMs now = steady_now_ms();
         const Piece p = model_.position().at(from).piece;
         model_.lift(from, now);
         if (model_.position().at(to).occupied) model_.lift(to, now);
         model_.place(to, p, now);
     });
 }
-void DgtEmulator::set_position(const BoardState& b) {
+void DgtEmulator::set_position(const BoardReading& b) {
     pty_.act([&] { model_.set_position(b, steady_now_ms()); });
 }
 void DgtEmulator::press_lever(ClockSide side) {
@@ -37,7 +37,7 @@ void DgtEmulator::set_clock_connected(bool connected) {
 void DgtEmulator::set_drop_acks(int n) {
     pty_.act([&] { model_.set_drop_acks(n); });
 }
-BoardState DgtEmulator::position() const {
+BoardReading DgtEmulator::position() const {
     return pty_.inspect([&] { return model_.position(); });
 }
 BoardMode DgtEmulator::mode() const {

@@ -31,13 +31,13 @@ class DgtEmulator {
     void place(Square s, Piece p);
     /// Lift `from`, (lift the victim on `to`,) place the piece on `to`: one plain move by hand.
     void move(Square from, Square to);
-    void set_position(const BoardState& b);
+    void set_position(const BoardReading& b);
     void press_lever(ClockSide side);
     void press_button(int button);
     void set_clock_connected(bool connected);
     void set_drop_acks(int n);
 
-    [[nodiscard]] BoardState position() const;
+    [[nodiscard]] BoardReading position() const;
     [[nodiscard]] BoardMode mode() const;
     [[nodiscard]] ClockEmuState clock() const;
     [[nodiscard]] int acks_dropped() const;

@@ -1,6 +1,6 @@
 #include "drivers/emu/line_board_emu.hpp"
 
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/protocol.hpp"
 #include "drivers/sentio/protocol.hpp"
 
 #include <algorithm>
@@ -21,7 +21,7 @@ certabo::TagId make_tag(std::size_t n, Piece p, bool spare) {
 
 LineBoardEmu::LineBoardEmu(const LineEmulatorOptions& options) : opt_(options), rng_(opt_.seed) {
     // The standard set in a fixed order, then a spare queen of each colour (3.1).
-    const BoardState start = BoardState::start_position();
+    const BoardReading start = BoardReading::start_position();
     for (int i = 0; i < 64; ++i)
         if (const Piece p = start.at(Square(i)).piece; p != Piece::None)
             tags_.push_back({make_tag(tags_.size(), p, false), p, false});
@@ -65,7 +65,7 @@ void LineBoardEmu::lift(Square s) {
 void LineBoardEmu::place(Square s, Piece p) {
     if (board_.at(s).occupied) lift(s);
     if (p == Piece::None) {  // something without a tag (occupancy boards only see it)
-        board_.set(s, SquareReading::unknown_occupant());
+        board_.set(s, SquareReading::unknown());
         return;
     }
     const std::size_t t = tag_for(p);
@@ -73,16 +73,16 @@ void LineBoardEmu::place(Square s, Piece p) {
     board_.set(s, p);
 }
 
-void LineBoardEmu::set_position(const BoardState& b) {
+void LineBoardEmu::set_position(const BoardReading& b) {
     tag_on_.fill(std::nullopt);
     lifted_.clear();
-    board_ = BoardState{};
+    board_ = BoardReading{};
     for (int i = 0; i < 64; ++i)
         if (b.at(Square(i)).occupied) place(Square(i), b.at(Square(i)).piece);
 }
 
 void LineBoardEmu::set_calibration_position() {
-    BoardState b = BoardState::start_position();
+    BoardReading b = BoardReading::start_position();
     b.set(Square::parse("d3"), Piece::WQueen);
     b.set(Square::parse("d6"), Piece::BQueen);
     set_position(b);
@@ -186,21 +186,21 @@ void LineBoardEmu::send_frame() {
     out_.emplace_back(text.begin(), text.end());
 }
 
-void LineBoardEmu::power_on(Millis now) {
+void LineBoardEmu::power_on(TimeMs now) {
     silent_ = false;
     next_frame_ = now;
 }
 
-void LineBoardEmu::tick(Millis now) {
+void LineBoardEmu::tick(TimeMs now) {
     if (silent_) return;
     if (!next_frame_) next_frame_ = now;
     if (now < *next_frame_) return;
     send_frame();
-    *next_frame_ += std::max<Millis>(opt_.frame_period_ms, 1);
-    if (*next_frame_ <= now) next_frame_ = now + std::max<Millis>(opt_.frame_period_ms, 1);  // fell behind
+    *next_frame_ += std::max<TimeMs>(opt_.frame_period_ms, 1);
+    if (*next_frame_ <= now) next_frame_ = now + std::max<TimeMs>(opt_.frame_period_ms, 1);  // fell behind
 }
 
-void LineBoardEmu::receive(std::span<const std::uint8_t> bytes, Millis now) {
+void LineBoardEmu::receive(std::span<const std::uint8_t> bytes, TimeMs now) {
     (void)now;
     received_.insert(received_.end(), bytes.begin(), bytes.end());
     in_.insert(in_.end(), bytes.begin(), bytes.end());
@@ -243,7 +243,7 @@ void LineBoardEmu::led_input() {
 
 std::vector<std::vector<std::uint8_t>> LineBoardEmu::take_output() { return std::exchange(out_, {}); }
 
-Millis LineBoardEmu::next_tick_ms(Millis now) const {
+TimeMs LineBoardEmu::next_tick_ms(TimeMs now) const {
     if (silent_) return kNoTick;
     return next_frame_.value_or(now);
 }

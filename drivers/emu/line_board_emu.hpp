@@ -24,9 +24,9 @@ enum class LineBoardKind : std::uint8_t { Certabo, Sentio };
 
 struct LineEmulatorOptions {
     LineBoardKind kind = LineBoardKind::Certabo;
-    BoardState position = BoardState::start_position();  ///< what stands on the board
+    BoardReading position = BoardReading::start_position();  ///< what stands on the board
     bool rotated = false;           ///< the board stands turned round (frames start at h1)
-    Millis frame_period_ms = 1000;  ///< one frame per period (official simulator: 1 s; real: UNCERTAIN)
+    TimeMs frame_period_ms = 1000;  ///< one frame per period (official simulator: 1 s; real: UNCERTAIN)
     bool rgb_leds = false;          ///< "Spectrum" board: RGB commands answered 'D' (4.2)
     int extra_sets = 0;             ///< further complete sets of tagged pieces (a second set, 3.1)
 
@@ -60,20 +60,20 @@ class LineBoardEmu final : public WireModel {
   public:
     explicit LineBoardEmu(const LineEmulatorOptions& options = {});
 
-    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
-    void tick(Millis now) override;
+    void receive(std::span<const std::uint8_t> bytes, TimeMs now) override;
+    void tick(TimeMs now) override;
     /// The next frame's time (the board streams: one every frame_period_ms).
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
     /// Power returns after an unplug: frames start again at once (a cut frame is not resumed).
-    void power_on(Millis now) override;
+    void power_on(TimeMs now) override;
 
     // The simulated player (game squares; the board converts with `rotated`). A Certabo piece
     // keeps its tag when it is lifted and put down again; a piece that was never on the board
     // takes a free tag of its kind, a new one if the set has none left (a second set).
     void lift(Square s);
     void place(Square s, Piece p);
-    void set_position(const BoardState& b);
+    void set_position(const BoardReading& b);
     /// The next frame reads `s` the other way (occupied as empty, empty as occupied): a sensor
     /// bounce caught by exactly one frame. The position itself does not change.
     void bounce_next_frame(Square s);
@@ -81,7 +81,7 @@ class LineBoardEmu final : public WireModel {
     /// powered up again (tests: a cable pulled in the middle of a frame).
     void cut_next_frame(std::size_t keep) { cut_at_ = keep; }
 
-    [[nodiscard]] const BoardState& position() const noexcept { return board_; }
+    [[nodiscard]] const BoardReading& position() const noexcept { return board_; }
     [[nodiscard]] LineBoardKind kind() const noexcept { return opt_.kind; }
     /// Squares lit by the last classic LED command (eboard squares).
     [[nodiscard]] Bitboard leds() const noexcept { return leds_; }
@@ -110,12 +110,12 @@ class LineBoardEmu final : public WireModel {
     void led_input();
 
     LineEmulatorOptions opt_;
-    BoardState board_;
+    BoardReading board_;
     std::array<std::optional<std::size_t>, 64> tag_on_{};  // index into tags_
     std::vector<EmuTag> tags_;
     std::vector<std::size_t> lifted_;  // tags off the board, most recent last
     std::mt19937 rng_;
-    std::optional<Millis> next_frame_;
+    std::optional<TimeMs> next_frame_;
     std::vector<std::uint8_t> in_, received_;
     std::vector<std::vector<std::uint8_t>> out_;
     Bitboard leds_ = 0;

@@ -19,7 +19,7 @@ void LineEmulator::move(Square from, Square to) {
         model_.place(to, p);
     });
 }
-void LineEmulator::set_position(const BoardState& b) {
+void LineEmulator::set_position(const BoardReading& b) {
     pty_.act([&] { model_.set_position(b); });
 }
 void LineEmulator::set_calibration_position() {
@@ -31,7 +31,7 @@ void LineEmulator::bounce_next_frame(Square s) {
 void LineEmulator::cut_next_frame(std::size_t keep) {
     pty_.act([&] { model_.cut_next_frame(keep); });
 }
-BoardState LineEmulator::position() const {
+BoardReading LineEmulator::position() const {
     return pty_.inspect([&] { return model_.position(); });
 }
 Bitboard LineEmulator::leds() const {

@@ -30,7 +30,7 @@ class LineEmulator {
     void place(Square s, Piece p);
     /// Lift `from`, (lift the victim on `to`,) place the piece on `to`.
     void move(Square from, Square to);
-    void set_position(const BoardState& b);
+    void set_position(const BoardReading& b);
     /// The start position plus spare queens on d3 and d6, for calibration (3.1).
     void set_calibration_position();
     /// The next frame reads `s` the other way (a bounce caught by one frame, LineBoardEmu).
@@ -38,7 +38,7 @@ class LineEmulator {
     /// The next frame stops after `keep` bytes; nothing more until replug() (LineBoardEmu).
     void cut_next_frame(std::size_t keep);
 
-    [[nodiscard]] BoardState position() const;
+    [[nodiscard]] BoardReading position() const;
     [[nodiscard]] Bitboard leds() const;
     [[nodiscard]] int led_commands() const;
     [[nodiscard]] int frames_sent() const;

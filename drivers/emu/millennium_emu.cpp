@@ -21,7 +21,7 @@ std::vector<std::vector<std::uint8_t>> MillenniumBoardEmu::take_output() {
     return std::exchange(out_, {});
 }
 
-void MillenniumBoardEmu::power_on(Millis now) {
+void MillenniumBoardEmu::power_on(TimeMs now) {
     in_.clear();
     replies_.clear();
     out_.clear();
@@ -33,10 +33,10 @@ void MillenniumBoardEmu::power_on(Millis now) {
     last_timed_report_ = now;
 }
 
-Millis MillenniumBoardEmu::scan_period_us() const {
+TimeMs MillenniumBoardEmu::scan_period_us() const {
     // E2ROM 01 in 2.048 ms units; values below 15 select 20 (7).
     const int v = opt_.e2rom[e2rom::scan_time] < 15 ? 20 : opt_.e2rom[e2rom::scan_time];
-    return Millis{v} * 2048;
+    return TimeMs{v} * 2048;
 }
 
 std::vector<std::uint8_t> MillenniumBoardEmu::wire(const std::string& text) const {
@@ -90,7 +90,7 @@ void MillenniumBoardEmu::emit(const std::string& text) {
     emit_raw(std::move(bytes));
 }
 
-void MillenniumBoardEmu::reply(const std::string& text, Millis now) {
+void MillenniumBoardEmu::reply(const std::string& text, TimeMs now) {
     replies_.push_back({now + opt_.reply_latency_ms, text});
 }
 
@@ -101,7 +101,7 @@ void MillenniumBoardEmu::report() {
     emit(message('s', {status_from_board(scanned_, opt_.order)}));
 }
 
-void MillenniumBoardEmu::scan(Millis now) {
+void MillenniumBoardEmu::scan(TimeMs now) {
     const bool changed = !(board_ == scanned_);
     scanned_ = board_;
     stable_scans_ = changed ? 1 : stable_scans_ + 1;
@@ -115,7 +115,7 @@ void MillenniumBoardEmu::scan(Millis now) {
     case e2rom::report_off:
         break;
     case e2rom::report_timed: {
-        const Millis interval = Millis{opt_.e2rom[e2rom::report_interval]} * 4096 / 1000;
+        const TimeMs interval = TimeMs{opt_.e2rom[e2rom::report_interval]} * 4096 / 1000;
         if (interval > 0 && now - last_timed_report_ >= interval) {
             last_timed_report_ = now;
             report();
@@ -129,14 +129,14 @@ void MillenniumBoardEmu::scan(Millis now) {
     }
 }
 
-void MillenniumBoardEmu::tick(Millis now) {
+void MillenniumBoardEmu::tick(TimeMs now) {
     if (!running(now)) return;
     while (!replies_.empty() && replies_.front().due <= now) {
         emit(replies_.front().message);
         replies_.pop_front();
     }
     if (opt_.instant_scan) return; // scans happen at the player's actions
-    const Millis now_us = now * 1000;
+    const TimeMs now_us = now * 1000;
     if (next_scan_us_ == 0) next_scan_us_ = now_us;
     if (now_us < next_scan_us_) return;
     scan(now);
@@ -144,7 +144,7 @@ void MillenniumBoardEmu::tick(Millis now) {
     if (next_scan_us_ <= now_us) next_scan_us_ = now_us + scan_period_us(); // fell behind: skip
 }
 
-void MillenniumBoardEmu::receive(std::span<const std::uint8_t> bytes, Millis now) {
+void MillenniumBoardEmu::receive(std::span<const std::uint8_t> bytes, TimeMs now) {
     received_.insert(received_.end(), bytes.begin(), bytes.end());
     if (!running(now)) return; // resetting: deaf
     in_.insert(in_.end(), bytes.begin(), bytes.end());
@@ -189,7 +189,7 @@ bool MillenniumBoardEmu::replay(std::span<const std::uint8_t> raw) {
 }
 
 void MillenniumBoardEmu::command(const std::string& text, std::span<const std::uint8_t> raw,
-                                 Millis now) {
+                                 TimeMs now) {
     commands_.push_back(text);
     if (!opt_.replay.empty()) { // a recording answers, or nobody does
         if (!replay(raw))
@@ -239,11 +239,11 @@ void MillenniumBoardEmu::command(const std::string& text, std::span<const std::u
     }
 }
 
-void MillenniumBoardEmu::lift(Square s, Millis now) {
+void MillenniumBoardEmu::lift(Square s, TimeMs now) {
     place(s, Piece::None, now);
 }
 
-void MillenniumBoardEmu::place(Square s, Piece p, Millis now) {
+void MillenniumBoardEmu::place(Square s, Piece p, TimeMs now) {
     board_.set(s, p);
     if (opt_.instant_scan && running(now)) {
         // One scan, plus as many as the debounce needs to accept the change.
@@ -252,14 +252,14 @@ void MillenniumBoardEmu::place(Square s, Piece p, Millis now) {
     }
 }
 
-void MillenniumBoardEmu::set_position(const BoardState& b, Millis now) {
+void MillenniumBoardEmu::set_position(const BoardReading& b, TimeMs now) {
     board_ = b;
     if (opt_.instant_scan && running(now)) scan(now);
 }
 
-Millis MillenniumBoardEmu::next_tick_ms(Millis now) const {
+TimeMs MillenniumBoardEmu::next_tick_ms(TimeMs now) const {
     if (!running(now)) return reset_until_;
-    Millis due = kNoTick;
+    TimeMs due = kNoTick;
     if (!replies_.empty()) due = std::min(due, replies_.front().due);
     if (!opt_.instant_scan) due = std::min(due, next_scan_us_ == 0 ? now : (next_scan_us_ + 999) / 1000);
     return due;

@@ -27,7 +27,7 @@ namespace eboard::drivers::emu {
 [[nodiscard]] std::array<std::uint8_t, 256> default_millennium_e2rom();
 
 struct MillenniumEmulatorOptions {
-    BoardState position = BoardState::start_position();               ///< what stands on the board
+    BoardReading position = BoardReading::start_position();               ///< what stands on the board
     millennium::SquareOrder order = millennium::SquareOrder::H1First; ///< how it reports (5)
     int version_major = 1, version_minor = 3; ///< "v010374": the reply in python-mchess's BLE log
     bool parity_bit = true;                   ///< false: bit 7 never set (eONE firmware, 2)
@@ -36,8 +36,8 @@ struct MillenniumEmulatorOptions {
     std::array<std::uint8_t, 256> e2rom = default_millennium_e2rom(); ///< (7)
     bool instant_scan = false;    ///< tests: scan at once after every player action, not every
                                   ///< E2ROM 01 period (the report rules stay the same)
-    Millis reset_ms = 3000;       ///< `T`: silence before the board runs again (4)
-    Millis reply_latency_ms = 0;  ///< replies come this late; reports go out meanwhile (3)
+    TimeMs reset_ms = 3000;       ///< `T`: silence before the board runs again (4)
+    TimeMs reply_latency_ms = 0;  ///< replies come this late; reports go out meanwhile (3)
     double noise_probability = 0; ///< before a message: garbage, a cut report, a bad parity
                                   ///< bit, or the message itself damaged (bad block check)
     unsigned seed = 1;            ///< for the noise and fragmentation
@@ -51,24 +51,24 @@ class MillenniumBoardEmu final : public WireModel {
     explicit MillenniumBoardEmu(MillenniumEmulatorOptions options = {});
 
     /// Bytes the host wrote, at time `now`.
-    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
+    void receive(std::span<const std::uint8_t> bytes, TimeMs now) override;
     /// Runs scans, reports and delayed replies up to `now`.
-    void tick(Millis now) override;
+    void tick(TimeMs now) override;
     /// The next of: the end of a `T` reset, a late reply, the next scan (each scan counts for
     /// the debounce and timed reports, so scans are never skipped; none with instant_scan).
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     /// Reply chunks produced so far (each a message, or a recorded chunk); clears them.
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
     /// Power returns (after an unplug): no partial command or pending reply, LEDs off, reports
     /// start again; pieces and E2ROM stay.
-    void power_on(Millis now) override;
+    void power_on(TimeMs now) override;
 
     // The simulated player (squares in game numbering; the board converts with its order).
-    void lift(Square s, Millis now);
-    void place(Square s, Piece p, Millis now);
-    void set_position(const BoardState& b, Millis now);
+    void lift(Square s, TimeMs now);
+    void place(Square s, Piece p, TimeMs now);
+    void set_position(const BoardReading& b, TimeMs now);
 
-    [[nodiscard]] const BoardState& position() const { return board_; }
+    [[nodiscard]] const BoardReading& position() const { return board_; }
     [[nodiscard]] const std::array<std::uint8_t, 256>& e2rom() const { return opt_.e2rom; }
     [[nodiscard]] const std::array<std::uint8_t, millennium::led_count>& leds() const {
         return leds_;
@@ -86,22 +86,22 @@ class MillenniumBoardEmu final : public WireModel {
     void cut_next_report(std::size_t keep) { cut_at_ = keep; }
 
   private:
-    void command(const std::string& text, std::span<const std::uint8_t> raw, Millis now);
-    void reply(const std::string& message, Millis now);
+    void command(const std::string& text, std::span<const std::uint8_t> raw, TimeMs now);
+    void reply(const std::string& message, TimeMs now);
     void emit(const std::string& message);
     void emit_raw(std::vector<std::uint8_t> chunk);
     [[nodiscard]] std::vector<std::uint8_t> wire(const std::string& message) const;
     void maybe_noise(std::vector<std::uint8_t>& message);
-    void scan(Millis now);
+    void scan(TimeMs now);
     void report();
     bool replay(std::span<const std::uint8_t> raw);
-    [[nodiscard]] Millis scan_period_us() const;
-    [[nodiscard]] bool running(Millis now) const { return now >= reset_until_; }
+    [[nodiscard]] TimeMs scan_period_us() const;
+    [[nodiscard]] bool running(TimeMs now) const { return now >= reset_until_; }
 
     MillenniumEmulatorOptions opt_;
-    BoardState board_;    // physical position, game numbering
-    BoardState scanned_;  // what the last scan saw
-    BoardState reported_; // what the last report said
+    BoardReading board_;    // physical position, game numbering
+    BoardReading scanned_;  // what the last scan saw
+    BoardReading reported_; // what the last report said
     bool has_reported_ = false;
     int stable_scans_ = 0;
     std::array<std::uint8_t, millennium::led_count> leds_{};
@@ -111,12 +111,12 @@ class MillenniumBoardEmu final : public WireModel {
     std::vector<std::string> commands_;
     std::vector<std::vector<std::uint8_t>> out_;
     struct Pending {
-        Millis due;
+        TimeMs due;
         std::string message;
     };
     std::deque<Pending> replies_;
     std::mt19937 rng_;
-    Millis next_scan_us_ = 0, last_timed_report_ = 0, reset_until_ = 0;
+    TimeMs next_scan_us_ = 0, last_timed_report_ = 0, reset_until_ = 0;
     int e2rom_writes_ = 0, ignored_ = 0, reports_ = 0;
     std::size_t cut_at_ = 0;
     std::size_t replay_next_ = 0; // first recorded exchange not played yet

@@ -13,12 +13,12 @@ void MillenniumEmulator::lift(Square s) {
 void MillenniumEmulator::place(Square s, Piece p) {
     pty_.act([&] { model_.place(s, p, steady_now_ms()); });
 }
-void MillenniumEmulator::set_position(const BoardState& b) {
+void MillenniumEmulator::set_position(const BoardReading& b) {
     pty_.act([&] { model_.set_position(b, steady_now_ms()); });
 }
 void MillenniumEmulator::move(Square from, Square to) {
     pty_.act([&] {
-        const Millis now = steady_now_ms();
+        const TimeMs now = steady_now_ms();
         const Piece p = model_.position().at(from).piece;
         model_.lift(from, now);
         if (model_.position().at(to).occupied) model_.lift(to, now);
@@ -28,7 +28,7 @@ void MillenniumEmulator::move(Square from, Square to) {
 void MillenniumEmulator::cut_next_report(std::size_t keep) {
     pty_.act([&] { model_.cut_next_report(keep); });
 }
-BoardState MillenniumEmulator::position() const {
+BoardReading MillenniumEmulator::position() const {
     return pty_.inspect([&] { return model_.position(); });
 }
 MillenniumBoardEmu MillenniumEmulator::snapshot() const {

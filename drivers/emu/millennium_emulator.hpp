@@ -29,13 +29,13 @@ class MillenniumEmulator {
     // The simulated player; squares in game numbering (a1=0 .. h8=63).
     void lift(Square s);
     void place(Square s, Piece p);
-    void set_position(const BoardState& b);
+    void set_position(const BoardReading& b);
     /// Lift `from`, (lift the victim on `to`,) place the piece on `to`: one plain move by hand.
     void move(Square from, Square to);
     /// The next status report stops after `keep` bytes (see MillenniumBoardEmu).
     void cut_next_report(std::size_t keep);
 
-    [[nodiscard]] BoardState position() const;
+    [[nodiscard]] BoardReading position() const;
     /// A copy of the model (E2ROM, LEDs, counters, commands received).
     [[nodiscard]] MillenniumBoardEmu snapshot() const;
     /// Waits until `pred(model)` holds (checked after every service step) or `timeout_ms` passed.

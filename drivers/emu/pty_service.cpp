@@ -184,7 +184,7 @@ bool PtyService::reopen_own_slave() {
 
 void PtyService::run() {
     std::uint8_t buf[512];
-    Millis due = 0;       // the model's next timer (kNoTick: none); 0: tick at once
+    TimeMs due = 0;       // the model's next timer (kNoTick: none); 0: tick at once
     bool deaf = false;    // the master keeps reporting a hang-up: not polled (see the header)
     bool reopened = false;  // our slave fd was reopened for the hang-up being handled
     while (!stop_) {
@@ -216,7 +216,7 @@ void PtyService::run() {
         // replies, or the model's next timer; unplugged, the model gets no time at all.
         int timeout = -1;
         if (master_ >= 0 && due != kNoTick)
-            timeout = static_cast<int>(std::clamp<Millis>(due - steady_now_ms(), 0, 60'000));
+            timeout = static_cast<int>(std::clamp<TimeMs>(due - steady_now_ms(), 0, 60'000));
         if (deaf) timeout = timeout < 0 ? 1000 : std::min(timeout, 1000);
         const short events = static_cast<short>(POLLIN | (pending_.empty() ? 0 : POLLOUT));
         pollfd fds[2] = {{wake_, POLLIN, 0}, {master_, events, 0}};
@@ -251,7 +251,7 @@ void PtyService::run() {
         }
         {
             const std::lock_guard lock(mutex_);
-            const Millis now = steady_now_ms();
+            const TimeMs now = steady_now_ms();
             if (!got.empty()) model_.receive(got, now);
             model_.tick(now);
             queue_out(model_.take_output());

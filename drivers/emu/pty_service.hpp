@@ -47,9 +47,9 @@ class WireModel {
   public:
     virtual ~WireModel() = default;
     /// Bytes the host wrote, at time `now`.
-    virtual void receive(std::span<const std::uint8_t> bytes, Millis now) = 0;
+    virtual void receive(std::span<const std::uint8_t> bytes, TimeMs now) = 0;
     /// Runs the device's timers up to `now`.
-    virtual void tick(Millis now) = 0;
+    virtual void tick(TimeMs now) = 0;
     /// Reply chunks produced so far (each written with one write, unless fragmented); clears them.
     [[nodiscard]] virtual std::vector<std::vector<std::uint8_t>> take_output() = 0;
     /// When tick() must run next (ms, the clock of `now`), asked after every service step
@@ -57,10 +57,10 @@ class WireModel {
     /// change to report, a late reply, a periodic report), kNoTick when nothing happens before
     /// the next host bytes or player action. PtyService sleeps until then. Default: now + 5, a
     /// model polled every 5 ms.
-    [[nodiscard]] virtual Millis next_tick_ms(Millis now) const { return now + 5; }
+    [[nodiscard]] virtual TimeMs next_tick_ms(TimeMs now) const { return now + 5; }
     /// Power returns after an unplug (PtyService::replug): back to the power-up state; the
     /// pieces stay where they are. Default: nothing to reset.
-    virtual void power_on(Millis now) { (void)now; }
+    virtual void power_on(TimeMs now) { (void)now; }
 };
 
 class PtyService {

@@ -115,17 +115,17 @@ Expected<std::vector<RecordedExchange>> parse_trace_log(std::string_view text, s
     return out;
 }
 
-ChunkPlayer::ChunkPlayer(const std::vector<RecordedExchange>& recording, Millis gap_ms) : gap_ms_(gap_ms) {
+ChunkPlayer::ChunkPlayer(const std::vector<RecordedExchange>& recording, TimeMs gap_ms) : gap_ms_(gap_ms) {
     for (const auto& ex : recording)
         for (const auto& c : ex.chunks) chunks_.push_back(c);
 }
 
-void ChunkPlayer::receive(std::span<const std::uint8_t> bytes, Millis now) {
+void ChunkPlayer::receive(std::span<const std::uint8_t> bytes, TimeMs now) {
     (void)now;
     received_.insert(received_.end(), bytes.begin(), bytes.end());
 }
 
-void ChunkPlayer::tick(Millis now) {
+void ChunkPlayer::tick(TimeMs now) {
     if (next_at_ < 0) next_at_ = now;
     while (next_ < chunks_.size() && now >= next_at_) {
         out_.push_back(chunks_[next_++]);
@@ -135,7 +135,7 @@ void ChunkPlayer::tick(Millis now) {
 
 std::vector<std::vector<std::uint8_t>> ChunkPlayer::take_output() { return std::exchange(out_, {}); }
 
-Millis ChunkPlayer::next_tick_ms(Millis now) const {
+TimeMs ChunkPlayer::next_tick_ms(TimeMs now) const {
     if (next_ >= chunks_.size()) return kNoTick;
     return next_at_ < 0 ? now : next_at_;
 }

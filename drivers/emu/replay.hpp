@@ -5,7 +5,7 @@
 #pragma once
 
 #include "drivers/emu/pty_service.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <cstddef>
@@ -35,12 +35,12 @@ struct RecordedExchange {
 /// (for boards that stream without being asked, e.g. Certabo and Sentio); host bytes are kept.
 class ChunkPlayer final : public WireModel {
   public:
-    ChunkPlayer(const std::vector<RecordedExchange>& recording, Millis gap_ms);
-    void receive(std::span<const std::uint8_t> bytes, Millis now) override;
-    void tick(Millis now) override;
+    ChunkPlayer(const std::vector<RecordedExchange>& recording, TimeMs gap_ms);
+    void receive(std::span<const std::uint8_t> bytes, TimeMs now) override;
+    void tick(TimeMs now) override;
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override;
     /// The next chunk's time; kNoTick once all are sent.
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     /// All chunks sent.
     [[nodiscard]] bool done() const noexcept { return next_ >= chunks_.size(); }
     [[nodiscard]] const std::vector<std::uint8_t>& received() const noexcept { return received_; }
@@ -48,9 +48,9 @@ class ChunkPlayer final : public WireModel {
   private:
     std::vector<std::vector<std::uint8_t>> chunks_, out_;
     std::vector<std::uint8_t> received_;
-    Millis gap_ms_;
+    TimeMs gap_ms_;
     std::size_t next_ = 0;
-    Millis next_at_ = -1;
+    TimeMs next_at_ = -1;
 };
 
 } // namespace eboard::drivers::emu

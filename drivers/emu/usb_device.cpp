@@ -18,16 +18,16 @@ bool ReportLoopback::write(std::span<const std::uint8_t> bytes) {
 }
 
 std::size_t ReportLoopback::read(std::span<std::uint8_t> buf, int timeout_ms) {
-    const Millis end = steady_now_ms() + std::max(0, timeout_ms);
+    const TimeMs end = steady_now_ms() + std::max(0, timeout_ms);
     while (!down_) {
-        const Millis now = steady_now_ms();
+        const TimeMs now = steady_now_ms();
         if (auto r = device_->in_report(now)) {
             const std::size_t n = std::min(buf.size(), r->size());
             std::copy_n(r->begin(), n, buf.begin());
             return n;
         }
         if (now >= end) break;
-        device_->wait_for_activity(static_cast<int>(std::min<Millis>(end - now, 5)));
+        device_->wait_for_activity(static_cast<int>(std::min<TimeMs>(end - now, 5)));
     }
     return 0;
 }

@@ -22,14 +22,14 @@ class UsbReportDevice {
   public:
     virtual ~UsbReportDevice() = default;
     /// One output report from the host (interrupt OUT or SET_REPORT) at `now` (ms).
-    virtual void out_report(std::span<const std::uint8_t> report, Millis now) = 0;
+    virtual void out_report(std::span<const std::uint8_t> report, TimeMs now) = 0;
     /// The next input report due at `now`, if any; runs the device's timers.
-    [[nodiscard]] virtual std::optional<std::vector<std::uint8_t>> in_report(Millis now) = 0;
+    [[nodiscard]] virtual std::optional<std::vector<std::uint8_t>> in_report(TimeMs now) = 0;
     /// Blocks up to `timeout_ms` or until in_report() may have something new (a player
     /// action, a host report); spurious returns are allowed.
     virtual void wait_for_activity(int timeout_ms) = 0;
     /// The device was plugged in (powered up): back to its power-up state.
-    virtual void power_on(Millis now) = 0;
+    virtual void power_on(TimeMs now) = 0;
 };
 
 /// A Transport straight into `device` (message-oriented like the USB transport: one read =

@@ -7,11 +7,11 @@ namespace eboard::drivers::millennium {
 
 namespace {
 
-bool read_number(const DriverOptions& o, std::string_view key, Millis& value) {
+bool read_number(const DriverOptions& o, std::string_view key, TimeMs& value) {
     const auto it = o.params.find(key);
     if (it == o.params.end()) return true;
     const auto& s = it->second;
-    Millis v = 0;
+    TimeMs v = 0;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc{} || p != s.data() + s.size() || v < 0) return false;
     value = v;
@@ -34,7 +34,7 @@ Expected<MillenniumOptions> MillenniumOptions::from_params(const DriverOptions& 
             return Error{"millennium: orientation must be auto, h1-first or a8-first, not '" + v +
                          "'"};
     }
-    Millis debounce = opt.debounce;
+    TimeMs debounce = opt.debounce;
     if (!read_number(o, "debounce", debounce) || debounce > 4)
         return Error{"millennium: debounce must be 0..4 (extra stable scans)"};
     opt.debounce = static_cast<int>(debounce);
@@ -49,7 +49,7 @@ MillenniumDriver::MillenniumDriver(MillenniumOptions options)
       order_(options.orientation == Orientation::A8First ? SquareOrder::A8First
                                                          : SquareOrder::H1First) {}
 
-void MillenniumDriver::start(DriverHost& host, Millis now) {
+void MillenniumDriver::start(DriverHost& host, TimeMs now) {
     host_ = &host;
     started_at_ = last_rx_ = now_ = now;
     state_ = State::Opening;
@@ -80,7 +80,7 @@ void MillenniumDriver::queue(Command c) {
     queue_.push_back(std::move(c));
 }
 
-void MillenniumDriver::pump(Millis now) {
+void MillenniumDriver::pump(TimeMs now) {
     while (!in_flight_ && !queue_.empty() && host_) {
         Command c = std::move(queue_.front());
         queue_.pop_front();
@@ -95,7 +95,7 @@ void MillenniumDriver::pump(Millis now) {
     }
 }
 
-void MillenniumDriver::on_tick(Millis now) {
+void MillenniumDriver::on_tick(TimeMs now) {
     if (!host_) return;
     now_ = now;
     switch (state_) {
@@ -143,7 +143,7 @@ void MillenniumDriver::on_tick(Millis now) {
     }
 }
 
-void MillenniumDriver::lost(Millis now, const std::string& why) {
+void MillenniumDriver::lost(TimeMs now, const std::string& why) {
     trace_.note(why + "; restarting the start-up sequence");
     if (linked_) host_->emit(LinkStatus{now, false, why});
     linked_ = false;
@@ -156,7 +156,7 @@ void MillenniumDriver::lost(Millis now, const std::string& why) {
     last_version_request_ = now;
 }
 
-void MillenniumDriver::on_packet(std::span<const std::uint8_t> packet, Millis now) {
+void MillenniumDriver::on_packet(std::span<const std::uint8_t> packet, TimeMs now) {
     last_rx_ = now_ = now;
     missed_ = 0;
     for (const std::uint8_t b : packet) eight_bit_line_ = eight_bit_line_ || (b & 0x80) != 0;
@@ -174,7 +174,7 @@ void MillenniumDriver::on_packet(std::span<const std::uint8_t> packet, Millis no
     on_reply(m->text, now);
 }
 
-void MillenniumDriver::on_reply(const std::string& text, Millis now) {
+void MillenniumDriver::on_reply(const std::string& text, TimeMs now) {
     const char letter = text[0];
     if (letter == 'v') on_version(text, now);
     if (letter == 's') {
@@ -198,11 +198,11 @@ void MillenniumDriver::on_reply(const std::string& text, Millis now) {
     pump(now);
 }
 
-void MillenniumDriver::on_version(const std::string& text, Millis now) {
+void MillenniumDriver::on_version(const std::string& text, TimeMs now) {
     if (!have_version_) {
         have_version_ = true;
         DeviceInfo info;
-        info.at_ms = now;
+        info.t_ms = now;
         info.driver = "millennium";
         info.version_major = parse_hex2(text[1], text[2]);
         info.version_minor = parse_hex2(text[3], text[4]);
@@ -217,14 +217,14 @@ void MillenniumDriver::on_version(const std::string& text, Millis now) {
     configure(now);
 }
 
-void MillenniumDriver::configure(Millis now) {
+void MillenniumDriver::configure(TimeMs now) {
     state_ = State::Configure;
     if (!have_version_) queue({"V", 'v', nullptr}); // came up on a report: still ask who it is
     // Reports on change (with the configured debounce) rather than ~24 a second. E2ROM writes
     // persist and affect other programs: read first, write only if different (7).
     const auto wanted = static_cast<std::uint8_t>(e2rom::report_on_change + opt_.debounce);
     queue({read_e2rom_command(e2rom::auto_report), 'r',
-           [this, wanted](const std::string* r, Millis t) {
+           [this, wanted](const std::string* r, TimeMs t) {
                const int value = r && r->size() == 5 ? parse_hex2((*r)[3], (*r)[4]) : -1;
                if (r && value != wanted && !stopping_) {
                    if (!found_report_mode_ && value >= 0) found_report_mode_ = static_cast<std::uint8_t>(value);
@@ -240,7 +240,7 @@ void MillenniumDriver::configure(Millis now) {
     pump(now);
 }
 
-void MillenniumDriver::on_status(std::string_view squares, Millis now) {
+void MillenniumDriver::on_status(std::string_view squares, TimeMs now) {
     auto board = board_from_status(squares, order_);
     if (!board) {
         trace_.note("status dropped: " + board.error().message);
@@ -259,7 +259,7 @@ void MillenniumDriver::on_status(std::string_view squares, Millis now) {
     if (dump_wanted_) {
         dump_wanted_ = false;
         board_ = *board;
-        host_->emit(BoardDump{now, board_});
+        host_->emit(BoardSnapshot{now, board_});
         return;
     }
     // Square changes in the board's scan order (several per report when pieces move fast).
@@ -267,11 +267,11 @@ void MillenniumDriver::on_status(std::string_view squares, Millis now) {
         const Square s = index_to_square(i, order_);
         if (board->at(s) == board_.at(s)) continue;
         board_.set(s, board->at(s));
-        host_->emit(SquareChanged{now, s, board_.at(s)});
+        host_->emit(SquareChange{now, s, board_.at(s)});
     }
 }
 
-void MillenniumDriver::on_resync(Millis now) {
+void MillenniumDriver::on_resync(TimeMs now) {
     // A report was lost or damaged; with reports on change the next one may be far away.
     if (state_ == State::Ready) {
         request_board_dump();
@@ -279,7 +279,7 @@ void MillenniumDriver::on_resync(Millis now) {
     }
 }
 
-void MillenniumDriver::on_link_down(Millis now) {
+void MillenniumDriver::on_link_down(TimeMs now) {
     // Nothing in flight will be answered; start() runs the start-up again when the board is
     // back, and the orientation found so far is kept.
     now_ = now;
@@ -289,13 +289,13 @@ void MillenniumDriver::on_link_down(Millis now) {
     dump_wanted_ = true;
 }
 
-void MillenniumDriver::stop(Millis now) {
+void MillenniumDriver::stop(TimeMs now) {
     now_ = now;
     stopping_ = true;
     if (!host_ || !found_report_mode_ || state_ == State::Opening || state_ == State::WaitVersion) return;
     const std::uint8_t old = *found_report_mode_;
     trace_.note("restoring report mode " + hex2(old));
-    queue({write_e2rom_command(e2rom::auto_report, old), 'w', [this, old](const std::string* r, Millis) {
+    queue({write_e2rom_command(e2rom::auto_report, old), 'w', [this, old](const std::string* r, TimeMs) {
                if (!r) trace_.note("report mode " + hex2(old) + " not restored: the board did not answer");
                else found_report_mode_.reset();
            }});
@@ -388,7 +388,7 @@ const DriverRegistration registration{DriverInfo{
 
 } // namespace
 
-Millis MillenniumDriver::next_tick_ms(Millis now) const {
+TimeMs MillenniumDriver::next_tick_ms(TimeMs now) const {
     if (!host_) return kNoTick;
     switch (state_) {
     case State::Opening: return started_at_ + opt_.startup_delay_ms;
@@ -396,7 +396,7 @@ Millis MillenniumDriver::next_tick_ms(Millis now) const {
     case State::Configure:
     case State::Ready: break;
     }
-    Millis due = kNoTick;
+    TimeMs due = kNoTick;
     if (in_flight_) due = sent_at_ + opt_.reply_timeout_ms;
     else if (!queue_.empty()) due = now;
     if (state_ == State::Ready) due = std::min(due, std::max(last_rx_, last_ping_) + opt_.keepalive_ms);

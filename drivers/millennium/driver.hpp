@@ -42,11 +42,11 @@ struct MillenniumOptions {
     Orientation orientation = Orientation::Auto;
     std::uint32_t quirks = 0;
     int debounce = kDefaultDebounce; ///< 0..4: reports on change after n extra stable scans (E2ROM 02 = 3 + n)
-    Millis startup_delay_ms = 100;  ///< quiet time after open before the first `V`
-    Millis version_retry_ms = 2000; ///< resend `V` until a `v` arrives
-    Millis reply_timeout_ms = 1000; ///< a command not answered in this time is sent again
+    TimeMs startup_delay_ms = 100;  ///< quiet time after open before the first `V`
+    TimeMs version_retry_ms = 2000; ///< resend `V` until a `v` arrives
+    TimeMs reply_timeout_ms = 1000; ///< a command not answered in this time is sent again
     int max_retries = 2;            ///< then it is given up (traced)
-    Millis keepalive_ms = 3000;     ///< silence before a `V` ping (reports come only on change)
+    TimeMs keepalive_ms = 3000;     ///< silence before a `V` ping (reports come only on change)
     int max_missed_keepalives = 3;  ///< then LinkStatus{false} and the start-up again
 
     /// Reads "orientation" (auto|h1-first|a8-first; normal = h1-first, rotated = a8-first),
@@ -60,18 +60,18 @@ class MillenniumDriver final : public Driver, public LedControl {
 
     [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }
     [[nodiscard]] std::string_view trace_name() const override { return "millennium"; }
-    void start(DriverHost& host, Millis now) override;
-    void on_packet(std::span<const std::uint8_t> packet, Millis now) override;
-    void on_resync(Millis now) override;
-    void on_link_down(Millis now) override;
+    void start(DriverHost& host, TimeMs now) override;
+    void on_packet(std::span<const std::uint8_t> packet, TimeMs now) override;
+    void on_resync(TimeMs now) override;
+    void on_link_down(TimeMs now) override;
     /// Writes E2ROM 02 back to what the board had before this driver changed it (7: "consider
     /// restoring them on exit"); nothing if it was never changed.
-    void stop(Millis now) override;
+    void stop(TimeMs now) override;
     [[nodiscard]] bool stopped() const override;
-    void on_tick(Millis now) override;
+    void on_tick(TimeMs now) override;
     /// Event-driven (as the DGT driver): the start-up delay, the version retry, a reply's
     /// timeout, a queued command, the keep-alive after keepalive_ms of silence; never a poll.
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override;
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     void request_board_dump() override;
     [[nodiscard]] LedControl* leds() override { return this; }
 
@@ -87,7 +87,7 @@ class MillenniumDriver final : public Driver, public LedControl {
     void leds_off();
 
     /// The board as last reported, oriented.
-    [[nodiscard]] const BoardState& board() const noexcept { return board_; }
+    [[nodiscard]] const BoardReading& board() const noexcept { return board_; }
     [[nodiscard]] SquareOrder order() const noexcept { return order_; }
     [[nodiscard]] bool ready() const noexcept { return state_ == State::Ready; }
     /// Received bytes whose bit 7 was not their odd parity, counted only on a line that
@@ -99,16 +99,16 @@ class MillenniumDriver final : public Driver, public LedControl {
     struct Command {
         std::string text; // without check
         char reply = 0;   // letter that acknowledges it; 0: none expected
-        std::function<void(const std::string* reply, Millis now)> done; // nullptr reply: gave up
+        std::function<void(const std::string* reply, TimeMs now)> done; // nullptr reply: gave up
     };
     void send_now(std::string_view text);
     void queue(Command c);
-    void pump(Millis now);
-    void on_reply(const std::string& text, Millis now);
-    void on_status(std::string_view squares, Millis now);
-    void on_version(const std::string& text, Millis now);
-    void configure(Millis now);
-    void lost(Millis now, const std::string& why);
+    void pump(TimeMs now);
+    void on_reply(const std::string& text, TimeMs now);
+    void on_status(std::string_view squares, TimeMs now);
+    void on_version(const std::string& text, TimeMs now);
+    void configure(TimeMs now);
+    void lost(TimeMs now, const std::string& why);
 
     MillenniumOptions opt_;
     FrameRule rule_;
@@ -116,7 +116,7 @@ class MillenniumDriver final : public Driver, public LedControl {
     DriverHost* host_ = nullptr;
     State state_ = State::Opening;
     SquareOrder order_ = SquareOrder::H1First;
-    Millis now_ = 0, started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0,
+    TimeMs now_ = 0, started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0,
            sent_at_ = 0;
     int missed_ = 0, attempts_ = 0;
     bool linked_ = false, dump_wanted_ = true, eight_bit_line_ = false, have_version_ = false;
@@ -125,7 +125,7 @@ class MillenniumDriver final : public Driver, public LedControl {
     /// board then already holds our value); nullopt while unchanged.
     std::optional<std::uint8_t> found_report_mode_;
     bool stopping_ = false;
-    BoardState board_;
+    BoardReading board_;
     std::deque<Command> queue_;
     std::optional<Command> in_flight_;
 };

@@ -138,10 +138,10 @@ bool FrameRule::packet_valid(std::span<const std::uint8_t> packet) const {
     return decode(packet).has_value();
 }
 
-Expected<BoardState> board_from_status(std::string_view chars, SquareOrder order) {
+Expected<BoardReading> board_from_status(std::string_view chars, SquareOrder order) {
     if (chars.size() != 64)
         return Error{"a status has 64 squares, not " + std::to_string(chars.size())};
-    BoardState b;
+    BoardReading b;
     for (int i = 0; i < 64; ++i) {
         const char c = chars[static_cast<std::size_t>(i)];
         if (c == '.') continue;
@@ -153,11 +153,11 @@ Expected<BoardState> board_from_status(std::string_view chars, SquareOrder order
     return b;
 }
 
-std::string status_from_board(const BoardState& b, SquareOrder order) {
+std::string status_from_board(const BoardReading& b, SquareOrder order) {
     std::string out(64, '.');
     for (int i = 0; i < 64; ++i) {
         const SquareReading r = b.at(index_to_square(i, order));
-        if (r.identified()) out[static_cast<std::size_t>(i)] = piece_to_char(r.piece);
+        if (r.known()) out[static_cast<std::size_t>(i)] = piece_to_char(r.piece);
     }
     return out;
 }

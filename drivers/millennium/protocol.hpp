@@ -11,7 +11,7 @@
 
 #include "drivers/core/board_state.hpp"
 #include "drivers/core/framer.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 #include <array>
 #include <cstdint>
@@ -94,9 +94,9 @@ enum class SquareOrder : std::uint8_t {
 }
 
 /// The 64 piece characters (`KQRNBPkqrnbp.`) as a board; any other character is an error.
-[[nodiscard]] Expected<BoardState> board_from_status(std::string_view chars, SquareOrder order);
+[[nodiscard]] Expected<BoardReading> board_from_status(std::string_view chars, SquareOrder order);
 /// The 64 characters of a board (for the emulator); an unknown occupant becomes '.'.
-[[nodiscard]] std::string status_from_board(const BoardState& b, SquareOrder order);
+[[nodiscard]] std::string status_from_board(const BoardReading& b, SquareOrder order);
 
 /// LEDs (6): 81 on the corners of the squares, in the document's frame k = 9 * column + row
 /// (column 0..8 from the a-file edge, row 0..8 from the rank-8 edge), 0-based here (the

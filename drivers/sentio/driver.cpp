@@ -7,7 +7,7 @@ namespace eboard::drivers::sentio {
 SentioDriver::SentioDriver(line::LineOptions options)
     : LineDriver("sentio", line::sentio_numbers, options) {}
 
-void SentioDriver::on_frame(std::span<const std::uint8_t> numbers, Millis now) {
+void SentioDriver::on_frame(std::span<const std::uint8_t> numbers, TimeMs now) {
     stream_.push(board_of(occupancy_of(numbers.first<8>(), opt_.rotated)), now, *host_);
 }
 

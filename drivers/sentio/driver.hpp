@@ -1,9 +1,9 @@
 // The Tabutronic Sentio driver (certabo-sentio.md 2.2): an occupancy-only board on the
-// Certabo line protocol. Reports SquareReading::unknown_occupant() on occupied squares; the
+// Certabo line protocol. Reports SquareReading::unknown() on occupied squares; the
 // reconstruction (rules/) turns occupancy into moves. See drivers/sentio/README.md.
 #pragma once
 
-#include "drivers/certabo/line_driver.hpp"
+#include "drivers/line/driver.hpp"
 
 namespace eboard::drivers::sentio {
 
@@ -23,7 +23,7 @@ class SentioDriver final : public line::LineDriver {
     }
 
   private:
-    void on_frame(std::span<const std::uint8_t> numbers, Millis now) override;
+    void on_frame(std::span<const std::uint8_t> numbers, TimeMs now) override;
     [[nodiscard]] std::string description() const override;
 };
 

@@ -1,6 +1,6 @@
 #include "drivers/sentio/protocol.hpp"
 
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/protocol.hpp"
 
 namespace eboard::drivers::sentio {
 
@@ -24,10 +24,10 @@ std::array<std::uint8_t, 8> numbers_of(Bitboard occupied, bool rotated) noexcept
     return n;
 }
 
-BoardState board_of(Bitboard occupied) noexcept {
-    BoardState b;
+BoardReading board_of(Bitboard occupied) noexcept {
+    BoardReading b;
     for (int i = 0; i < 64; ++i)
-        if (occupied & bb(Square(i))) b.set(Square(i), SquareReading::unknown_occupant());
+        if (occupied & bb(Square(i))) b.set(Square(i), SquareReading::unknown());
     return b;
 }
 

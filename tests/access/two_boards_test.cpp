@@ -93,14 +93,3 @@ TEST_CASE("D.2.9 two or more plies apart: a move was not repeated") {
     CHECK(c->differ);
     CHECK(c->squares.empty());
 }
-
-TEST_CASE("FEN placement reading") {
-    const auto p = placement_from_fen("8/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    REQUIRE(p);
-    CHECK((*p)[0] == Piece::WRook);
-    CHECK((*p)[4] == Piece::WKing);
-    CHECK_FALSE(placement_from_fen("8/8/8/8/8/8/8/R3K2R1"));
-    CHECK_FALSE(placement_from_fen("8/8/8/8/8/8/8"));
-    CHECK_FALSE(placement_from_fen("9/8/8/8/8/8/8/8"));
-    CHECK_FALSE(placement_from_fen("x7/8/8/8/8/8/8/8"));
-}

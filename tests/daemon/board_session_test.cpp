@@ -74,9 +74,9 @@ TEST_CASE("take back: a GAME takeback event, the store's line is shorter") {
     f.play("e7e5", 2);
     f.play("g1f3", 3);
     REQUIRE(f.board->take_back(1, 0).has_value());
-    const auto* tb = std::get_if<GameEvent>(&f.seen.back());
+    const auto* tb = std::get_if<daemon::GameEvent>(&f.seen.back());
     REQUIRE(tb != nullptr);
-    CHECK(tb->kind == GameEvent::Kind::Takeback);
+    CHECK(tb->kind == daemon::GameEvent::Kind::Takeback);
     CHECK(tb->ply == 1);
     CHECK(tb->fen == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     CHECK(f.store->load(*id)->moves.size() == 1);

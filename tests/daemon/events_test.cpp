@@ -3,6 +3,21 @@
 #include "daemon/events.hpp"
 
 using namespace eboard::daemon;
+using eboard::Piece;
+using eboard::Square;
+
+namespace {
+ResultEvent result_event(const char* board, const char* game, const char* result, const char* termination,
+                         bool confirmed) {
+    ResultEvent r;
+    r.board = board;
+    r.game = game;
+    r.result = result;
+    r.termination = termination;
+    r.confirmed = confirmed;
+    return r;
+}
+} // namespace
 
 TEST_CASE("events: VERSION is the first line's shape, proto_major 1") {
     CHECK(to_line(version_event()) ==
@@ -19,13 +34,13 @@ TEST_CASE("events: exact JSON of each class") {
     // Our additive take-back (proto_minor 1): the ply the game is back at.
     CHECK(to_line(GameEvent{"t", "g1", GameEvent::Kind::Takeback, "8/8/8/8/8/8/8/K6k w - - 0 1", 0}) ==
           "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"takeback\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"ply\":0}\n");
-    CHECK(to_line(TouchEvent{"t", "g1", "e2", true, 'P'}) ==
+    CHECK(to_line(TouchEvent{{0, Square::parse("e2"), true, Piece::WPawn}, "t", "g1"}) ==
           "{\"class\":\"TOUCH\",\"board\":\"t\",\"game\":\"g1\",\"square\":\"e2\",\"action\":\"lift\",\"piece\":\"P\"}\n");
     MoveEvent m{"t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000}};
     CHECK(to_line(m) ==
           "{\"class\":\"MOVE\",\"board\":\"t\",\"game\":\"g1\",\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\","
           "\"fen\":\"fen\",\"status\":\"completed\",\"clock\":{\"white_ms\":5399000,\"black_ms\":5400000}}\n");
-    CHECK(to_line(ResultEvent{"t", "g1", "1-0", "checkmate", false}) ==
+    CHECK(to_line(result_event("t", "g1", "1-0", "checkmate", false)) ==
           "{\"class\":\"RESULT\",\"board\":\"t\",\"game\":\"g1\",\"result\":\"1-0\",\"termination\":\"checkmate\",\"confirmed\":false}\n");
     AlertEvent a;
     a.board = "t";
@@ -56,7 +71,7 @@ TEST_CASE("events: exact JSON of each class") {
 }
 
 TEST_CASE("events: fields without a value are left out, never null") {
-    const std::string touch = to_line(TouchEvent{"t", "g1", "e2", false, std::nullopt});
+    const std::string touch = to_line(TouchEvent{{0, Square::parse("e2"), false, Piece::None}, "t", "g1"});
     CHECK(touch.find("piece") == std::string::npos);
     CHECK(touch.find("null") == std::string::npos);
     const std::string made = to_line(MoveEvent{"t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt});
@@ -94,6 +109,17 @@ TEST_CASE("events: JSON reads back to the same event") {
     auto back3 = event_from_json(to_json(tb));
     REQUIRE(back3.has_value());
     CHECK(to_line(*back3) == to_line(tb));
+    const TouchEvent touch{{0, Square::parse("g8"), true, Piece::BKnight}, "t", "g"};
+    auto back4 = event_from_json(to_json(touch));
+    REQUIRE(back4.has_value());
+    CHECK(to_line(*back4) == to_line(touch));
+    const ResultEvent result = result_event("t", "g", "1/2-1/2", "agreement", true);
+    auto back5 = event_from_json(to_json(result));
+    REQUIRE(back5.has_value());
+    CHECK(to_line(*back5) == to_line(result));
+    CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse(
+                                    "{\"class\":\"TOUCH\",\"square\":\"z9\",\"action\":\"lift\"}"))
+                    .has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"MOVE\"}")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("[1,2]")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"NOPE\"}")).has_value());

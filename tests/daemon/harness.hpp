@@ -316,8 +316,8 @@ class EmulatedBoard {
     }
 
   private:
-    static drivers::BoardState state_of(const Position& pos) {
-        drivers::BoardState b;
+    static BoardReading state_of(const Position& pos) {
+        BoardReading b;
         for (int s = 0; s < 64; ++s) b.set(Square(s), pos.piece_on(Square(s)));
         return b;
     }

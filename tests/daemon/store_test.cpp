@@ -88,7 +88,13 @@ TEST_CASE("store: games, moves made then completed, result, in order") {
     CHECK(g->moves[0].clock->white_ms == 5399000);
     CHECK_FALSE(g->moves[1].completed);
     CHECK(store->unfinished_games() == std::vector<std::string>{*id});
-    REQUIRE(store->record(ResultEvent{"t1", *id, "1-0", "resignation", true}, 4).has_value());
+    ResultEvent resigned;
+    resigned.board = "t1";
+    resigned.game = *id;
+    resigned.result = "1-0";
+    resigned.termination = "resignation";
+    resigned.confirmed = true;
+    REQUIRE(store->record(resigned, 4).has_value());
     REQUIRE(store->record(GameEvent{"t1", *id, GameEvent::Kind::End, "fen", std::nullopt}, 5).has_value());
     CHECK(store->unfinished_games().empty());
     CHECK(store->load(*id)->result == "1-0");

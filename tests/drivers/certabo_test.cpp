@@ -1,6 +1,7 @@
 // The Certabo driver (certabo-sentio.md 2.1, 3, 4): calibration from the start position, the
 // majority vote against noisy ids, LEDs (classic and RGB), against the emulator over a pty, and
 // every move of every game in ../shared/data/games through a loopback, both orientations.
+#include "base/placement.hpp"
 #include "line_harness.hpp"
 
 #include "drivers/core/registry.hpp"
@@ -27,25 +28,25 @@ emu::LineEmulatorOptions fast(emu::LineEmulatorOptions eo = {}) {
 TEST_CASE("certabo 3.1 driver: nothing is reported until the start position calibrated it") {
     emu::LineEmulatorOptions eo;
     eo.frame_period_ms = 10;
-    eo.position = BoardState::from_placement("4k3/8/8/8/8/8/8/4K3").value();
+    eo.position = read_placement("4k3/8/8/8/8/8/8/4K3", true).value();
     emu::LineBoardEmu board(eo);
     certabo::CertaboDriver d;
     Loopback loop(board, d);
     loop.run(300, 10);
     CHECK_FALSE(d.calibrated());
-    CHECK(loop.host.all<BoardDump>().empty());
+    CHECK(loop.host.all<BoardSnapshot>().empty());
     REQUIRE(loop.host.all<DeviceInfo>().size() == 1);
     CHECK(loop.host.all<DeviceInfo>()[0].trademark == "Certabo (RFID), not calibrated: set up the start position");
     board.set_calibration_position();
     REQUIRE(loop.run_until([&] { return d.calibrated(); }, 300, 10));
     CHECK(d.calibration().size() == 34);
     CHECK(loop.host.all<DeviceInfo>().back().trademark == "Certabo (RFID), 34 tags known");
-    REQUIRE(loop.run_until([&] { return !loop.host.all<BoardDump>().empty(); }, 100, 10));
-    CHECK(loop.host.all<BoardDump>()[0].board.placement() == "rnbqkbnr/pppppppp/3q4/8/8/3Q4/PPPPPPPP/RNBQKBNR");
+    REQUIRE(loop.run_until([&] { return !loop.host.all<BoardSnapshot>().empty(); }, 100, 10));
+    CHECK(write_placement(loop.host.all<BoardSnapshot>()[0].board) == "rnbqkbnr/pppppppp/3q4/8/8/3Q4/PPPPPPPP/RNBQKBNR");
     // The spare queens leave: the squares change, the ids stay known.
     board.lift(Square::parse("d3"));
     board.lift(Square::parse("d6"));
-    REQUIRE(loop.run_until([&] { return d.board() == BoardState::start_position(); }, 100, 10));
+    REQUIRE(loop.run_until([&] { return d.board() == BoardReading::start_position(); }, 100, 10));
     // A white queen put down later is known by its tag.
     board.place(Square::parse("e4"), Piece::WQueen);
     REQUIRE(loop.run_until([&] { return d.board().at(Square::parse("e4")).piece == Piece::WQueen; }, 100, 10));
@@ -55,7 +56,7 @@ namespace {
 
 /// 300 frames of a start position with noise through a driver voting over `vote` frames;
 /// returns the square changes it reported after its first board.
-std::vector<SquareChanged> noisy_frames(int vote) {
+std::vector<SquareChange> noisy_frames(int vote) {
     emu::LineEmulatorOptions eo;
     eo.frame_period_ms = 10;
     eo.empty_noise = 0.8;  // as often as the official simulator
@@ -68,17 +69,17 @@ std::vector<SquareChanged> noisy_frames(int vote) {
     co.calibration = board.full_calibration();
     certabo::CertaboDriver d(co);
     Loopback loop(board, d);
-    REQUIRE(loop.run_until([&] { return !loop.host.all<BoardDump>().empty(); }, 100, 10));
-    CHECK(loop.host.all<BoardDump>()[0].board == BoardState::start_position());
+    REQUIRE(loop.run_until([&] { return !loop.host.all<BoardSnapshot>().empty(); }, 100, 10));
+    CHECK(loop.host.all<BoardSnapshot>()[0].board == BoardReading::start_position());
     loop.run(3000, 10);
-    return loop.host.all<SquareChanged>();
+    return loop.host.all<SquareChange>();
 }
 
 } // namespace
 
 TEST_CASE("certabo 3.2 noise: unknown ids read as empty, the 3-frame vote removes most flicker") {
     const auto raw = noisy_frames(1), voted = noisy_frames(3);
-    const Bitboard start = BoardState::start_position().occupancy();
+    const Bitboard start = BoardReading::start_position().occupancy();
     // Bogus ids on 80% of the empty squares never put a piece there, vote or not.
     for (const auto* changes : {&raw, &voted})
         for (const auto& c : *changes) CHECK((c.reading.occupied ? (start & bb(c.square)) != 0 : true));
@@ -122,12 +123,12 @@ TEST_CASE("certabo emu over a pty: calibration, LF-split frames, noise, a captur
     eo.empty_noise = 0.5;
     eo.glue_acks = true;
     eo.fragment_max = 200;
-    eo.position = BoardState::start_position();
+    eo.position = BoardReading::start_position();
     LineHarness<certabo::CertaboDriver> h(eo, std::make_unique<certabo::CertaboDriver>());
     REQUIRE(h.pump_until([&] { return h.driver->calibrated(); }));
     REQUIRE(h.ready());
-    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
-    h.emu->set_position(BoardState::from_placement("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR").value());
+    CHECK(h.all<BoardSnapshot>().front().board == BoardReading::start_position());
+    h.emu->set_position(read_placement("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR", true).value());
     REQUIRE(h.pump_until([&] { return h.driver->board() == h.emu->position(); }));
     h.emu->move(Square::parse("e4"), Square::parse("d5"));  // exd5
     REQUIRE(h.pump_until([&] { return h.driver->board().at(Square::parse("d5")).piece == Piece::WPawn; }));
@@ -169,7 +170,7 @@ TEST_CASE("certabo line noise: a cut first frame, junk, cut and bad frames, over
     certabo::CertaboDriver d(co);
     Loopback loop(board, d);
     loop.run(2000, 10);
-    CHECK(d.board() == BoardState::start_position());
+    CHECK(d.board() == BoardReading::start_position());
     CHECK(d.bad_frames() > 0);      // the frames carrying 276
     CHECK(loop.framer.stats().truncated > 0);
     CHECK(loop.framer.stats().oversized > 0);

@@ -1,6 +1,7 @@
 // The Chessnut driver on byte buffers with simulated time (RecordingHost): start-up, the
 // 200 ms write spacing, realtime-mode retries, decoding with orientation, repeated and invalid
 // reports, LEDs, beep, battery, versions, board dumps and resync.
+#include "base/placement.hpp"
 #include "harness.hpp"
 
 #include "drivers/chessnut/driver.hpp"
@@ -16,7 +17,7 @@ namespace {
 std::vector<std::uint8_t> v(std::span<const std::uint8_t> s) { return {s.begin(), s.end()}; }
 
 std::vector<std::uint8_t> position(const std::string& fen, bool rotated = false) {
-    return v(encode_position(BoardState::from_placement(fen).value(), rotated));
+    return v(encode_position(read_placement(fen, true).value(), rotated));
 }
 
 const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
@@ -25,10 +26,10 @@ const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 struct Fixture {
     RecordingHost host;
     ChessnutDriver driver;
-    Millis now = 1000;
+    TimeMs now = 1000;
     explicit Fixture(ChessnutOptions o = {}) : driver(o) { driver.start(host, now); }
-    void advance(Millis ms) {
-        for (Millis t = 0; t < ms; t += 50) {
+    void advance(TimeMs ms) {
+        for (TimeMs t = 0; t < ms; t += 50) {
             now += 50;
             driver.on_tick(now);
         }
@@ -60,11 +61,11 @@ TEST_CASE("chessnut 2 the 200 ms count from the end of a write a busy machine he
     // (umockdev's worker thread on a loaded machine): the board must still see 200 ms between
     // two writes.
     struct SlowHost final : DriverHost {
-        Millis clock = 1000;
-        std::vector<Millis> arrived;  // when each write reached the board
+        TimeMs clock = 1000;
+        std::vector<TimeMs> arrived;  // when each write reached the board
         void send(std::span<const std::uint8_t>) override { arrived.push_back(clock += arrived.size() % 2 ? 1 : 40); }
         void emit(DriverEvent) override {}
-        [[nodiscard]] std::optional<Millis> clock_ms() const override { return clock; }
+        [[nodiscard]] std::optional<TimeMs> clock_ms() const override { return clock; }
     } host;
     ChessnutDriver driver;
     driver.start(host, host.clock);
@@ -105,11 +106,11 @@ TEST_CASE("chessnut 4 every changed report is a board dump, repeats are ignored"
     f.packet(position(kStart));
     f.packet(position(kStart));
     f.packet(position("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"));
-    const auto dumps = f.host.all<BoardDump>();
+    const auto dumps = f.host.all<BoardSnapshot>();
     REQUIRE(dumps.size() == 2);
-    CHECK(dumps[0].board.placement() == kStart);
-    CHECK(dumps[1].board.placement() == "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR");
-    CHECK(dumps[1].at_ms == f.now);
+    CHECK(write_placement(dumps[0].board) == kStart);
+    CHECK(write_placement(dumps[1].board) == "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR");
+    CHECK(dumps[1].t_ms == f.now);
     const auto info = f.host.all<DeviceInfo>();
     REQUIRE(info.size() == 1);
     CHECK(info[0].driver == "chessnut");
@@ -122,22 +123,22 @@ TEST_CASE("chessnut 4 a report with an invalid piece code is dropped, the board 
     bad[10] = 0x0e;
     f.packet(bad);
     CHECK(f.driver.invalid_reports() == 1);
-    CHECK(f.host.all<BoardDump>().size() == 1);
-    CHECK(f.driver.board().placement() == kStart);
+    CHECK(f.host.all<BoardSnapshot>().size() == 1);
+    CHECK(write_placement(f.driver.board()) == kStart);
 }
 
 TEST_CASE("chessnut 7 auto orientation: white at the far side turns the board round") {
     Fixture f;
     f.packet(position(kStart, true));
     CHECK(f.driver.rotated());
-    CHECK(f.host.all<BoardDump>().back().board.placement() == kStart);
+    CHECK(write_placement(f.host.all<BoardSnapshot>().back().board) == kStart);
     // e2-e4 on the turned board arrives as the board's d7-d5.
     f.packet(position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true));
-    CHECK(f.host.all<BoardDump>().back().board.placement() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR");
+    CHECK(write_placement(f.host.all<BoardSnapshot>().back().board) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR");
     // Set up again the normal way: turned back.
     f.packet(position(kStart));
     CHECK_FALSE(f.driver.rotated());
-    CHECK(f.host.all<BoardDump>().back().board.placement() == kStart);
+    CHECK(write_placement(f.host.all<BoardSnapshot>().back().board) == kStart);
 }
 
 TEST_CASE("chessnut 7 a fixed orientation is kept whatever stands on the board") {
@@ -146,7 +147,7 @@ TEST_CASE("chessnut 7 a fixed orientation is kept whatever stands on the board")
     Fixture f(o);
     f.packet(position(kStart));
     CHECK(f.driver.rotated());
-    CHECK(f.host.all<BoardDump>().back().board.placement() == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
+    CHECK(write_placement(f.host.all<BoardSnapshot>().back().board) == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
     CHECK_FALSE(ChessnutOptions::from_params(DriverOptions{"", {{"orientation", "sideways"}}}).has_value());
     CHECK_FALSE(ChessnutOptions::from_params(DriverOptions{"", {{"write-spacing-ms", "x"}}}).has_value());
     CHECK(ChessnutOptions::from_params(DriverOptions{"", {{"write-spacing-ms", "0"}}})->write_spacing_ms == 0);
@@ -204,7 +205,7 @@ TEST_CASE("chessnut 6 battery reports in both encodings, versions as firmware") 
     f.packet({0x32, 0x01, 0x03});
     f.packet({0x37, 0x01, 0xbe});
     f.packet({0x55, 0x00});
-    CHECK(f.host.all<BoardDump>().empty());
+    CHECK(f.host.all<BoardSnapshot>().empty());
 }
 
 TEST_CASE("chessnut 6 battery: polled without the unsolicited quirk, asked once with it") {
@@ -232,12 +233,12 @@ TEST_CASE("chessnut board dump: a fresh report is emitted even if unchanged, els
     f.advance(250);
     CHECK(f.host.take_sent() == v(realtime_mode));
     f.packet(position(kStart));
-    CHECK(f.host.all<BoardDump>().size() == 2);
+    CHECK(f.host.all<BoardSnapshot>().size() == 2);
     // The board does not answer: after realtime_retry_ms the last board is emitted.
     f.driver.request_board_dump();
     f.advance(1500);
-    CHECK(f.host.all<BoardDump>().size() == 3);
-    CHECK(f.host.all<BoardDump>().back().board.placement() == kStart);
+    CHECK(f.host.all<BoardSnapshot>().size() == 3);
+    CHECK(write_placement(f.host.all<BoardSnapshot>().back().board) == kStart);
 }
 
 TEST_CASE("chessnut resync asks for the position again, at most once a retry period") {

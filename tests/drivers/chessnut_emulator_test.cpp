@@ -2,6 +2,7 @@
 // DeviceSession against it over the in-process ReportLoopback transport: start-up, every move
 // of every game in shared/data/games in both orientations (issue 4's done criterion), noise,
 // LEDs and beep, unplug. The same driver over libusb under umockdev: tests/usb.
+#include "base/placement.hpp"
 #include "chessnut_harness.hpp"
 #include "game_play.hpp"
 #include "game_sweep.hpp"
@@ -18,7 +19,7 @@ std::vector<std::uint8_t> v(std::span<const std::uint8_t> s) { return {s.begin()
 /// Plays `g` on the emulator through the driver; every move must decode into the board the
 /// emulator holds. Returns the number of moves played.
 int play_game(const PgnGame& g, bool rotated, emu::ChessnutEmulatorOptions eo = ChessnutHarness::fast_emulator()) {
-    const BoardState start = game_boards(g).front();
+    const BoardReading start = game_boards(g).front();
     eo.position = start;
     eo.rotated = rotated;
     ChessnutOptions dopt = ChessnutHarness::fast_options();
@@ -28,12 +29,12 @@ int play_game(const PgnGame& g, bool rotated, emu::ChessnutEmulatorOptions eo = 
     ChessnutHarness h(eo, dopt);
     REQUIRE(h.ready());
     CHECK(h.driver->rotated() == rotated);
-    CHECK(h.all<BoardDump>().back().board == start);
-    return for_each_move(g, [&](const BoardState& before, const BoardState& after) {
+    CHECK(h.all<BoardSnapshot>().back().board == start);
+    return for_each_move(g, [&](const BoardReading& before, const BoardReading& after) {
         play_on_board(*h.emu, before, after);
         const bool same = h.pump_until([&] { return h.driver->board() == after; });
         CHECK(h.emu->position() == after);
-        if (!same) CHECK(h.driver->board().placement() == after.placement());
+        if (!same) CHECK(write_placement(h.driver->board()) == write_placement(after));
         REQUIRE(same);
     });
 }
@@ -49,7 +50,7 @@ TEST_CASE("chessnut emu 3: silent until realtime mode, then the position at once
     auto out = e.take_output();
     REQUIRE(out.size() == 1);
     CHECK(out[0].size() == 64);  // padded to the HID report size
-    CHECK(decode_position(out[0], false).value().placement() == "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR");
+    CHECK(write_placement(decode_position(out[0], false).value()) == "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR");
     e.place(Square::parse("e4"), Piece::WPawn, 30);
     e.place(Square::parse("e4"), Piece::WPawn, 40);  // nothing changed: no report
     CHECK(e.take_output().size() == 1);
@@ -63,7 +64,7 @@ TEST_CASE("chessnut emu 3: versions, battery, stored games, file download, LEDs,
     emu::ChessnutEmulatorOptions o;
     o.report_size = 0;
     o.battery = {64, true};
-    o.stored_games = {BoardState::start_position(), BoardState{}};
+    o.stored_games = {BoardReading::start_position(), BoardReading{}};
     emu::ChessnutBoardEmu e(o);
     e.power_on(0);
     e.receive(mcu_version_request, 0);
@@ -82,7 +83,7 @@ TEST_CASE("chessnut emu 3: versions, battery, stored games, file download, LEDs,
     out = e.take_output();
     REQUIRE(out.size() == 4);
     CHECK(out[0] == std::vector<std::uint8_t>{0x37, 0x01, 0xbe});
-    CHECK(out[1] == v(encode_position(BoardState::start_position(), false)));
+    CHECK(out[1] == v(encode_position(BoardReading::start_position(), false)));
     CHECK(out[3] == std::vector<std::uint8_t>{0x37, 0x01, 0xed});
     e.receive(std::vector<std::uint8_t>{0x39, 0x01, 0x00}, 1400);
     e.receive(game_count_request, 1600);
@@ -110,7 +111,7 @@ TEST_CASE("chessnut emu 6: unsolicited battery reports and repeated positions on
     emu::ChessnutBoardEmu e(o);
     e.power_on(0);
     e.receive(realtime_mode, 0);
-    for (Millis t = 0; t <= 2000; t += 50) e.tick(t);
+    for (TimeMs t = 0; t <= 2000; t += 50) e.tick(t);
     int positions = 0, batteries = 0;
     for (const auto& r : e.take_output()) {
         positions += r[0] == 0x01;
@@ -123,11 +124,11 @@ TEST_CASE("chessnut emu 6: unsolicited battery reports and repeated positions on
 
 TEST_CASE("chessnut emu: start-up through the driver reaches realtime mode and reports the board") {
     emu::ChessnutEmulatorOptions eo = ChessnutHarness::fast_emulator();
-    eo.position = BoardState::from_placement("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R").value();
+    eo.position = read_placement("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R", true).value();
     ChessnutHarness h(eo);
     REQUIRE(h.ready());
     CHECK(h.emu->mode() == emu::ChessnutMode::Realtime);
-    CHECK(h.all<BoardDump>().front().board == eo.position);
+    CHECK(h.all<BoardSnapshot>().front().board == eo.position);
     REQUIRE(h.pump_until([&] { return !h.all<BatteryInfo>().empty(); }));
     CHECK(h.all<BatteryInfo>().back().percent == 88);
     REQUIRE(h.pump_until([&] { return h.last<DeviceInfo>()->firmware.find("BLE") != std::string::npos; }));

@@ -53,7 +53,7 @@ struct ChessnutHarness : SessionHarness {
 
     /// Realtime mode on and the first position decoded (waiting at most `timeout_ms`).
     bool ready(int timeout_ms = 3000) {
-        return pump_until([&] { return driver->ready() && !all<BoardDump>().empty(); }, timeout_ms);
+        return pump_until([&] { return driver->ready() && !all<BoardSnapshot>().empty(); }, timeout_ms);
     }
 };
 

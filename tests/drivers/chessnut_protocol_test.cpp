@@ -1,6 +1,7 @@
 // Chessnut codecs on byte buffers (chessnut.md): the documented vectors (picochess's start
 // position both ways round, LEDs, beep, battery in both encodings), the nibble table, and the
 // framing of reports: padding, garbage, truncated, oversized, resync.
+#include "base/placement.hpp"
 #include "harness.hpp"
 
 #include "drivers/chessnut/protocol.hpp"
@@ -63,21 +64,21 @@ std::vector<std::uint8_t> padded(std::vector<std::uint8_t> r, std::size_t n = 64
 TEST_CASE("chessnut 4 the start position vector decodes to the start position") {
     const auto b = decode_position(start_report(), false);
     REQUIRE(b.has_value());
-    CHECK(b->placement() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
-    const auto a = encode_position(BoardState::start_position(), false);
+    CHECK(write_placement(*b) == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    const auto a = encode_position(BoardReading::start_position(), false);
     CHECK(std::vector<std::uint8_t>(a.begin(), a.end()) == start_report());
 }
 
 TEST_CASE("chessnut 4 the start position set up the other way round") {
     const auto physical = decode_position(turned_start_report(), false);
     REQUIRE(physical.has_value());
-    CHECK(physical->placement() == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
-    CHECK(decode_position(turned_start_report(), true).value() == BoardState::start_position());
-    const auto a = encode_position(BoardState::start_position(), true);
+    CHECK(write_placement(*physical) == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
+    CHECK(decode_position(turned_start_report(), true).value() == BoardReading::start_position());
+    const auto a = encode_position(BoardReading::start_position(), true);
     CHECK(std::vector<std::uint8_t>(a.begin(), a.end()) == turned_start_report());
     CHECK(orientation_from_board(physical.value()) == std::optional<bool>(true));
-    CHECK(orientation_from_board(BoardState::start_position()) == std::optional<bool>(false));
-    CHECK_FALSE(orientation_from_board(BoardState::from_placement("4k3/8/8/8/8/8/8/4K3").value()).has_value());
+    CHECK(orientation_from_board(BoardReading::start_position()) == std::optional<bool>(false));
+    CHECK_FALSE(orientation_from_board(read_placement("4k3/8/8/8/8/8/8/4K3", true).value()).has_value());
 }
 
 TEST_CASE("chessnut 4 square order h8..a1, low nibble first, and the piece table") {
@@ -94,7 +95,7 @@ TEST_CASE("chessnut 4 square order h8..a1, low nibble first, and the piece table
     }
     for (std::uint8_t n = 13; n <= 15; ++n) CHECK_FALSE(piece_from_nibble(n).has_value());
     // One piece alone: a white king on e4 is index 8*4 + 3 = 35 -> byte 2 + 17, high nibble.
-    BoardState b;
+    BoardReading b;
     b.set(Square::parse("e4"), Piece::WKing);
     const auto r = encode_position(b, false);
     CHECK(r[19] == 0xc0);
@@ -105,7 +106,7 @@ TEST_CASE("chessnut 4 random boards survive encode and decode, both orientations
     std::mt19937 rng(7); // NOLINT(cert-msc51-cpp): fixed seed, failures reproduce
     std::uniform_int_distribution<int> piece(0, 12);
     for (int round = 0; round < 200; ++round) {
-        BoardState b;
+        BoardReading b;
         for (int s = 0; s < 64; ++s) b.set(Square(s), piece_from_nibble(static_cast<std::uint8_t>(piece(rng))).value());
         for (const bool rotated : {false, true}) {
             const auto r = encode_position(b, rotated);

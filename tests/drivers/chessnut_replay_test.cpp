@@ -38,15 +38,15 @@ TEST_CASE("chessnut replay: decoded events equal the checked-in file") {
     ChessnutHarness h(eo);
     REQUIRE(h.ready());
     // The last report of the recording: the start position, set up the normal way again.
-    REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() >= 9 && !h.driver->rotated(); }));
+    REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() >= 9 && !h.driver->rotated(); }));
     REQUIRE(h.pump_until([&] { return h.all<BatteryInfo>().size() >= 2; }));
     CHECK(h.driver->invalid_reports() == 1);
     CHECK(h.session->framer_stats().truncated >= 1);
     CHECK(h.session->framer_stats().bad_headers >= 1);
-    CHECK(h.driver->board() == BoardState::start_position());
+    CHECK(h.driver->board() == BoardReading::start_position());
     std::string got;
     for (const auto& e : h.events)
-        if (std::holds_alternative<BoardDump>(e) || std::holds_alternative<DeviceInfo>(e) ||
+        if (std::holds_alternative<BoardSnapshot>(e) || std::holds_alternative<DeviceInfo>(e) ||
             std::holds_alternative<BatteryInfo>(e))
             got += describe(e) + "\n";
     const std::string path = std::string(EBOARD_TEST_DATA) + "/chessnut-session.events";

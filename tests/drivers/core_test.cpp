@@ -58,24 +58,6 @@ TEST_CASE("serial settings: 9600/8n1 and 7o1") {
     CHECK_FALSE(SerialSettings::parse("x/8n1").has_value());
 }
 
-TEST_CASE("board state: FEN placement round trip, unknown occupants, rotation") {
-    const auto s = BoardState::start_position();
-    CHECK(s.placement() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
-    CHECK(s.occupancy() == 0xffff00000000ffffULL);
-    const std::string eight(8, '?');  // (a literal "??/" would be a trigraph)
-    auto o = BoardState::from_placement(eight + "/8/8/8/8/8/8/4?3 w - - 0 1");
-    REQUIRE(o.has_value());
-    CHECK(o->at(Square::parse("e1")) == SquareReading::unknown_occupant());
-    CHECK(o->placement() == eight + "/8/8/8/8/8/8/4?3");
-    CHECK(s.rotated().at(Square::parse("d8")).piece == Piece::WKing);  // e1 turned round
-    CHECK(s.rotated().rotated() == s);
-    const auto bad = BoardState::from_placement("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
-    REQUIRE_FALSE(bad.has_value());
-    CHECK(bad.error().column == 14);
-    CHECK_FALSE(BoardState::from_placement("8/8/8").has_value());
-    CHECK_FALSE(BoardState::from_placement("9/8/8/8/8/8/8/8").has_value());
-}
-
 TEST_CASE("registry: the dgt driver registered itself with models and USB ids") {
     const DriverInfo* d = find_driver("dgt");
     REQUIRE(d != nullptr);
@@ -184,8 +166,8 @@ TEST_CASE("transports: clear errors for missing devices and refused connections"
 }
 
 TEST_CASE("event text: one stable line per event") {
-    ClockTimes t;
-    t.at_ms = 1500;
+    ClockReport t;
+    t.t_ms = 1500;
     t.left_ms = 300000;
     t.right_ms = 180000;
     t.running = true;
@@ -193,8 +175,8 @@ TEST_CASE("event text: one stable line per event") {
     t.lever_high = ClockSide::Left;
     CHECK(describe(t) == "clock left=300000 right=180000 running turn=left lever=left");
     CHECK(describe(t, true) == "@1500 clock left=300000 right=180000 running turn=left lever=left");
-    CHECK(describe(SquareChanged{0, Square::parse("e4"), SquareReading::of(Piece::WPawn)}) == "square e4 P");
-    CHECK(describe(SquareChanged{0, Square::parse("e2"), SquareReading::empty()}) == "square e2 .");
+    CHECK(describe(SquareChange{0, Square::parse("e4"), SquareReading::of(Piece::WPawn)}) == "square e4 P");
+    CHECK(describe(SquareChange{0, Square::parse("e2"), SquareReading::empty()}) == "square e2 .");
     CHECK(describe(ClockCommandDone{0, 0x0a, false, 4, "no ACK"}) == "clock_done 0a failed attempts=4 (no ACK)");
     CHECK(describe(ClockInfo{0, ClockModel::Dgt3000, 2, 0}) == "clock_info dgt3000 2.0");
 }

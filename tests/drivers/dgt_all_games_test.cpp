@@ -26,7 +26,7 @@ struct Hands {
 /// Plays `g` on the board model standing `rotated`; after every move the driver's board must
 /// be the emulator's. Returns the moves matched.
 int play_direct(const PgnGame& g, bool rotated) {
-    const std::vector<BoardState> boards = game_boards(g);
+    const std::vector<BoardReading> boards = game_boards(g);
     REQUIRE(boards.size() == g.san.size() + 1);
     emu::DgtEmulatorOptions eo;
     eo.position = boards.front();

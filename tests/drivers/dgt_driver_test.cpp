@@ -75,8 +75,8 @@ TEST_CASE("dgt 11 no ACK: at most 3 retries, 2 s apart, then reported as failed"
     Ready r;
     r.driver.set_and_run(1000, 1000, ClockRun::None);
     const Bytes frame = setnrun_frame(1000, 1000, ClockRun::None);
-    std::vector<Millis> sends;
-    for (Millis t = 500; t <= 12000; t += 50) {
+    std::vector<TimeMs> sends;
+    for (TimeMs t = 500; t <= 12000; t += 50) {
         r.driver.on_tick(t);
         if (!r.host.sent.empty()) {
             CHECK(r.host.take_sent() == frame);
@@ -126,14 +126,14 @@ TEST_CASE("dgt 13 lever change from BWTIME status bit 1") {
     const auto lever = r.host.all<ClockLever>();
     REQUIRE(lever.size() == 1);
     CHECK(lever[0].high == ClockSide::Right);
-    const auto times = r.host.all<ClockTimes>();
+    const auto times = r.host.all<ClockReport>();
     REQUIRE(times.size() == 2);
     CHECK(times[1].left_ms == 299000);
 }
 
 TEST_CASE("dgt 15 keep-alive: silence brings 45 pings, 3 missed mean the board is gone") {
     Ready r;
-    Millis t = 410;
+    TimeMs t = 410;
     int pings = 0;
     for (; t < 10000 && r.host.all<LinkStatus>().empty(); t += 100) {
         r.driver.on_tick(t);
@@ -161,7 +161,7 @@ TEST_CASE("dgt clock text without a clock fails at once") {
 TEST_CASE("dgt 4/8 resync: after garbage or a cut message the driver asks for a fresh dump") {
     Ready r;
     Framer f(r.driver.frame_rule(), trace_channel("test"));
-    const auto push = [&](const Bytes& b, Millis now) {
+    const auto push = [&](const Bytes& b, TimeMs now) {
         f.push(b, [&](std::span<const std::uint8_t> p) { r.driver.on_packet(p, now); },
                [&] { r.driver.on_resync(now); });
     };

@@ -1,6 +1,7 @@
 // The real DGT driver (DeviceSession, termios transport) against the wire-level emulator on
 // a pty: dumps, field updates, whole games in both orientations, the clock round trip, the
 // ACK/retry rules with lost ACKs, noise and a disconnect.
+#include "base/placement.hpp"
 #include "game_sweep.hpp"
 #include "harness.hpp"
 #include "pgn_moves.hpp"
@@ -29,7 +30,7 @@ int play_game(const PgnGame& g, emu::DgtEmulatorOptions eo) {
     PtyHarness h(eo, dopt);
     REQUIRE(h.ready());
     CHECK(h.driver->rotated() == eo.rotated);
-    CHECK(h.all<BoardDump>().front().board == board_of(pos));
+    CHECK(h.all<BoardSnapshot>().front().board == board_of(pos));
     int played = 0;
     for (const std::string& san : g.san) {
         INFO("move " << played + 1 << " " << san);
@@ -40,21 +41,21 @@ int play_game(const PgnGame& g, emu::DgtEmulatorOptions eo) {
         }
         const auto m = parse_move(pos, san);
         REQUIRE(m.has_value());
-        const BoardState before = board_of(pos);
+        const BoardReading before = board_of(pos);
         pos.make_move(m.value());
-        const BoardState after = board_of(pos);
+        const BoardReading after = board_of(pos);
         play_on_board(*h.emu, before, after);
         const bool same = h.pump_until([&] { return h.driver->board() == after; });
-        CHECK(h.driver->board().placement() == after.placement());
-        CHECK(h.emu->position().placement() == after.placement());
+        CHECK(write_placement(h.driver->board()) == write_placement(after));
+        CHECK(write_placement(h.emu->position()) == write_placement(after));
         REQUIRE(same);
         ++played;
     }
     // A fresh dump agrees with the shadow board kept from field updates.
-    const std::size_t dumps = h.all<BoardDump>().size();
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
     h.driver->request_board_dump();
-    REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
-    CHECK(h.all<BoardDump>().back().board == board_of(pos));
+    REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > dumps; }));
+    CHECK(h.all<BoardSnapshot>().back().board == board_of(pos));
     return played;
 }
 
@@ -66,10 +67,10 @@ const char* kGames[] = {"molinari-bordais-1979.pgn", "anastasian-lewis.pgn",
 
 TEST_CASE("dgt emu: start-up over a pty leaves bus mode, ends in UPDATE_NICE, dump = position") {
     emu::DgtEmulatorOptions eo;
-    eo.position = BoardState::from_placement("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R").value();
+    eo.position = read_placement("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R", true).value();
     PtyHarness h(eo);
     REQUIRE(h.ready());
-    CHECK(h.all<BoardDump>().front().board == eo.position);
+    CHECK(h.all<BoardSnapshot>().front().board == eo.position);
     REQUIRE(h.pump_until([&] { return h.emu->mode() == emu::BoardMode::UpdateNice; }));
     REQUIRE(h.pump_until([&] { return h.driver->clock_model() == ClockModel::Dgt3000; }));
     const auto info = h.all<DeviceInfo>();
@@ -89,8 +90,8 @@ TEST_CASE("dgt emu: lifts and places arrive as field updates") {
     h.events.clear();
     h.emu->lift(Square::parse("e2"));
     h.emu->place(Square::parse("e4"), Piece::WPawn);
-    REQUIRE(h.pump_until([&] { return h.all<SquareChanged>().size() >= 2; }));
-    const auto ch = h.all<SquareChanged>();
+    REQUIRE(h.pump_until([&] { return h.all<SquareChange>().size() >= 2; }));
+    const auto ch = h.all<SquareChange>();
     CHECK(ch[0].square == Square::parse("e2"));
     CHECK_FALSE(ch[0].reading.occupied);
     CHECK(ch[1].square == Square::parse("e4"));
@@ -195,19 +196,19 @@ TEST_CASE("dgt emu clock round trip: set, run, read back, lever, text, beep, but
     CHECK(h.emu->clock().run == ClockRun::Left);
     h.events.clear();
     h.driver->request_times();
-    REQUIRE(h.pump_until([&] { return !h.all<ClockTimes>().empty(); }));
-    ClockTimes t = h.all<ClockTimes>().back();
+    REQUIRE(h.pump_until([&] { return !h.all<ClockReport>().empty(); }));
+    ClockReport t = h.all<ClockReport>().back();
     CHECK(t.running);
     CHECK(t.turn == ClockSide::Left);
     CHECK(t.right_ms == 180000);
     CHECK(t.left_ms <= 300000);
     CHECK(t.left_ms >= 298000);
     // UPDATE_NICE: a report when the shown seconds change.
-    REQUIRE(h.pump_until([&] { const auto l = h.last<ClockTimes>(); return l && l->left_ms <= 299000; }));
+    REQUIRE(h.pump_until([&] { const auto l = h.last<ClockReport>(); return l && l->left_ms <= 299000; }));
     h.emu->press_lever(ClockSide::Left);  // left player completes his move: right runs
     REQUIRE(h.pump_until([&] { return !h.all<ClockLever>().empty(); }));
     CHECK(h.all<ClockLever>().back().high == ClockSide::Right);
-    REQUIRE(h.pump_until([&] { const auto l = h.last<ClockTimes>(); return l && l->turn == ClockSide::Right; }));
+    REQUIRE(h.pump_until([&] { const auto l = h.last<ClockReport>(); return l && l->turn == ClockSide::Right; }));
     h.driver->show_text("hello", true);
     h.driver->beep(256);
     REQUIRE(h.pump_until([&] { return done_ok(clk::ascii) && done_ok(clk::beep); }));
@@ -302,8 +303,8 @@ TEST_CASE("dgt 10.1 emu: no clock connected, then a clock plugged in") {
     eo.clock.connected = false;
     PtyHarness h(eo);
     REQUIRE(h.ready());
-    REQUIRE(h.pump_until([&] { return !h.all<ClockTimes>().empty(); }));
-    CHECK_FALSE(h.all<ClockTimes>().back().connected);
+    REQUIRE(h.pump_until([&] { return !h.all<ClockReport>().empty(); }));
+    CHECK_FALSE(h.all<ClockReport>().back().connected);
     CHECK(h.driver->clock_model() == ClockModel::None);
     h.emu->set_clock_connected(true);
     REQUIRE(h.pump_until([&] { return h.driver->clock_model() == ClockModel::Dgt3000; }));

@@ -37,12 +37,12 @@ std::unique_ptr<Driver> registry_driver(const std::string& model) {
 }
 
 /// Time reports the driver emitted from index `from` on.
-std::size_t times_since(const RecordingHost& host, std::size_t from) { return host.all<ClockTimes>().size() - from; }
+std::size_t times_since(const RecordingHost& host, std::size_t from) { return host.all<ClockReport>().size() - from; }
 
 /// The last time report the driver emitted (a default one if none).
-ClockTimes last_times(const RecordingHost& host) {
-    const auto all = host.all<ClockTimes>();
-    return all.empty() ? ClockTimes{} : all[all.size() - 1];
+ClockReport last_times(const RecordingHost& host) {
+    const auto all = host.all<ClockReport>();
+    return all.empty() ? ClockReport{} : all[all.size() - 1];
 }
 
 } // namespace
@@ -56,7 +56,7 @@ TEST_CASE("dgt 3 update modes: UPDATE sends the times every second, UPDATE_NICE 
         REQUIRE(link.run_until([&] { return driver.ready() && driver.clock_model() == ClockModel::Dgt3000; }, 5000));
         CHECK(board.mode() == (nice ? emu::BoardMode::UpdateNice : emu::BoardMode::Update));
         // A stopped clock for 5 s: UPDATE repeats its times every second, UPDATE_NICE is quiet.
-        const std::size_t before = link.host.all<ClockTimes>().size();
+        const std::size_t before = link.host.all<ClockReport>().size();
         link.run(5000, 5);
         if (nice) CHECK(times_since(link.host, before) == 0);
         else CHECK(times_since(link.host, before) >= 4);
@@ -65,7 +65,7 @@ TEST_CASE("dgt 3 update modes: UPDATE sends the times every second, UPDATE_NICE 
         board.place(Square::parse("e4"), Piece::WPawn, link.now);
         REQUIRE(link.run_until([&] { return driver.board() == board.position(); }, 1000));
         // A running clock: the times follow in either mode, once a second.
-        const std::size_t running = link.host.all<ClockTimes>().size();
+        const std::size_t running = link.host.all<ClockReport>().size();
         driver.set_and_run(60000, 60000, ClockRun::Left);
         link.run(3500, 5);
         CHECK(times_since(link.host, running) >= 3);
@@ -84,7 +84,7 @@ TEST_CASE("dgt 10.1 flags: a clock run down to zero reports its flag, the other 
     driver.set_and_run(2000, 60000, ClockRun::Left);
     REQUIRE(link.run_until([&] { return board.clock().state().times.left_flag; }, 5000, 5));
     REQUIRE(link.run_until([&] { return last_times(link.host).left_flag; }, 2000, 5));
-    const ClockTimes t = last_times(link.host);
+    const ClockReport t = last_times(link.host);
     CHECK(t.left_ms == 0);
     CHECK_FALSE(t.right_flag);
     CHECK(t.right_ms == 60000);

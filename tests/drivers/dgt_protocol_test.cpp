@@ -42,7 +42,7 @@ struct Driven {
         driver.start(host, 0);
         driver.on_tick(0);
     }
-    void in(const Bytes& b, Millis now = 1) { feed(driver, b, now); }
+    void in(const Bytes& b, TimeMs now = 1) { feed(driver, b, now); }
 };
 
 } // namespace
@@ -76,9 +76,9 @@ TEST_CASE("dgt 7 field numbering: a8 = 0, h1 = 63, rotated board turns round") {
 TEST_CASE("dgt 6 BOARD_DUMP of the start position decodes to the start position") {
     Driven d;
     d.in(start_dump());
-    const auto dumps = d.host.all<BoardDump>();
+    const auto dumps = d.host.all<BoardSnapshot>();
     REQUIRE(dumps.size() == 1);
-    CHECK(dumps[0].board == BoardState::start_position());
+    CHECK(dumps[0].board == BoardReading::start_position());
     CHECK(dumps[0].board.at(Square::parse("d1")).piece == Piece::WQueen);
     CHECK(dumps[0].board.at(Square::parse("e8")).piece == Piece::BKing);
 }
@@ -87,13 +87,13 @@ TEST_CASE("dgt 7 auto orientation: a start position dumped the other way round")
     RecordingHost host;
     DgtDriver driver;  // Orientation::Auto
     driver.start(host, 0);
-    const auto codes = codes_from_board(BoardState::start_position(), true);
+    const auto codes = codes_from_board(BoardReading::start_position(), true);
     Bytes dump = {0x86, 0x00, 0x43};
     dump.insert(dump.end(), codes.begin(), codes.end());
     feed(driver, dump, 1);
     CHECK(driver.rotated());
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board == BoardState::start_position());
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(host.all<BoardSnapshot>()[0].board == BoardReading::start_position());
     feed(driver, start_dump(), 2);  // turned back
     CHECK_FALSE(driver.rotated());
 }
@@ -102,13 +102,13 @@ TEST_CASE("dgt 8 FIELD_UPDATE: e2 lifted, e4 placed") {
     Driven d;
     d.in(start_dump());
     d.in({0x8e, 0x00, 0x05, 0x34, 0x00, 0x8e, 0x00, 0x05, 0x24, 0x01}, 5);
-    const auto ch = d.host.all<SquareChanged>();
+    const auto ch = d.host.all<SquareChange>();
     REQUIRE(ch.size() == 2);
     CHECK(ch[0].square == Square::parse("e2"));
     CHECK_FALSE(ch[0].reading.occupied);
     CHECK(ch[1].square == Square::parse("e4"));
     CHECK(ch[1].reading == SquareReading::of(Piece::WPawn));
-    CHECK(ch[1].at_ms == 5);
+    CHECK(ch[1].t_ms == 5);
     CHECK(d.driver.board().at(Square::parse("e4")).piece == Piece::WPawn);
 }
 
@@ -152,13 +152,13 @@ TEST_CASE("dgt 10.1 BWTIME time report: the constructed example") {
 TEST_CASE("dgt 10.1 no clock connected bit and out-of-range times") {
     Driven d;
     d.in({0x8d, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20});
-    REQUIRE(d.host.all<ClockTimes>().size() == 1);
-    CHECK_FALSE(d.host.all<ClockTimes>()[0].connected);
+    REQUIRE(d.host.all<ClockReport>().size() == 1);
+    CHECK_FALSE(d.host.all<ClockReport>()[0].connected);
     REQUIRE_FALSE(d.host.all<ClockInfo>().empty());
     CHECK(d.host.all<ClockInfo>().back().model == ClockModel::None);
     d.in({0x8d, 0x00, 0x0a, 0x00, 0x6a, 0x00, 0x00, 0x00, 0x00, 0x01});  // minutes 6a: not BCD
     d.in({0x8d, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00});  // all zero (BT quirk)
-    CHECK(d.host.all<ClockTimes>().size() == 1);
+    CHECK(d.host.all<ClockReport>().size() == 1);
 }
 
 TEST_CASE("dgt 10.2 worked ACK vectors decode and encode") {

@@ -1,6 +1,7 @@
 // record.txt (a real DGT USB board, ../shared/data/dgt/README.md) replayed through the
 // emulator into the real driver: every dump decodes to the position the recording app
 // decoded itself (its Position(64) blocks), with the recorded fragmentation.
+#include "base/placement.hpp"
 #include "harness.hpp"
 
 #include "drivers/core/event_text.hpp"
@@ -20,14 +21,14 @@ namespace {
 
 /// The app's own decoding: `Position(64) [Map] {` blocks of `'a8' => { role: 'rook', color:
 /// 'black' },` or `'e4' => null,` lines, a8..h1.
-std::vector<BoardState> app_positions(const std::string& text) {
-    std::vector<BoardState> out;
+std::vector<BoardReading> app_positions(const std::string& text) {
+    std::vector<BoardReading> out;
     std::istringstream in(text);
     std::string line;
-    std::optional<BoardState> cur;
+    std::optional<BoardReading> cur;
     while (std::getline(in, line)) {
         if (line.rfind("Position(64)", 0) == 0) {
-            cur = BoardState{};
+            cur = BoardReading{};
             continue;
         }
         if (!cur) continue;
@@ -82,19 +83,19 @@ TEST_CASE("record.txt replays into its positions through the real driver") {
     CHECK(h.all<DeviceInfo>().back().serial == "25805");
     CHECK(h.all<DeviceInfo>().back().version_major == 3);
     CHECK(h.all<DeviceInfo>().back().version_minor == 1);
-    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
+    CHECK(h.all<BoardSnapshot>().front().board == BoardReading::start_position());
     // The driver's start-up took the first recorded dump; ask for the other 177, one by one.
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        const std::size_t before = h.all<BoardDump>().size();
+        const std::size_t before = h.all<BoardSnapshot>().size();
         h.driver->request_board_dump();
-        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > before; }));
+        REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > before; }));
         INFO("poll " << i + 2);
-        CHECK(h.all<BoardDump>().back().board == positions[i]);
+        CHECK(h.all<BoardSnapshot>().back().board == positions[i]);
     }
     CHECK_FALSE(h.driver->rotated());
     // 56 distinct consecutive placements (data README), the last with a black queen on c2.
-    std::vector<BoardState> distinct;
-    for (const auto& d : h.all<BoardDump>())
+    std::vector<BoardReading> distinct;
+    for (const auto& d : h.all<BoardSnapshot>())
         if (distinct.empty() || !(distinct.back() == d.board)) distinct.push_back(d.board);
     CHECK(distinct.size() == 56);
     CHECK(distinct.back().at(Square::parse("c2")).piece == Piece::BQueen);
@@ -110,14 +111,14 @@ TEST_CASE("record.txt replay: decoded board and device events equal the checked-
     PtyHarness h(eo);
     REQUIRE(h.ready());
     for (int i = 0; i < 177; ++i) {
-        const std::size_t before = h.all<BoardDump>().size();
+        const std::size_t before = h.all<BoardSnapshot>().size();
         h.driver->request_board_dump();
-        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > before; }));
+        REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > before; }));
     }
     std::string got;
     for (const auto& e : h.events)
-        if (std::holds_alternative<BoardDump>(e) || std::holds_alternative<DeviceInfo>(e) ||
-            std::holds_alternative<SquareChanged>(e))
+        if (std::holds_alternative<BoardSnapshot>(e) || std::holds_alternative<DeviceInfo>(e) ||
+            std::holds_alternative<SquareChange>(e))
             got += describe(e) + "\n";
     const std::string path = std::string(EBOARD_TEST_DATA) + "/record.events";
     if (std::getenv("EBOARD_REGENERATE")) {
@@ -141,15 +142,15 @@ TEST_CASE("eboard-emu prints its pty and serves a rotated position to the driver
     auto s = open_device("dgt:" + path, [&](const DriverEvent& e) { events.push_back(e); }, opt);
     REQUIRE(s.has_value());
     s.value()->start();
-    const auto dump = [&]() -> const BoardDump* {
+    const auto dump = [&]() -> const BoardSnapshot* {
         for (const auto& e : events)
-            if (const auto* d = std::get_if<BoardDump>(&e)) return d;
+            if (const auto* d = std::get_if<BoardSnapshot>(&e)) return d;
         return nullptr;
     };
-    const Millis end = steady_now_ms() + 3000;
+    const TimeMs end = steady_now_ms() + 3000;
     while (!dump() && steady_now_ms() < end) s.value()->poll(20);
     REQUIRE(dump() != nullptr);
-    CHECK(dump()->board.placement() == fen);
+    CHECK(write_placement(dump()->board) == fen);
     CHECK(emu.stop() == 0);
 }
 
@@ -163,17 +164,17 @@ TEST_CASE("eboard-emu --replay record.txt serves the recorded board to the drive
     s.value()->start();
     const auto count = [&]() {
         std::size_t n = 0;
-        for (const auto& e : events) n += std::holds_alternative<BoardDump>(e) ? 1u : 0u;
+        for (const auto& e : events) n += std::holds_alternative<BoardSnapshot>(e) ? 1u : 0u;
         return n;
     };
     const auto& driver = dynamic_cast<dgt::DgtDriver&>(s.value()->driver());
-    const Millis end = steady_now_ms() + 5000;
+    const TimeMs end = steady_now_ms() + 5000;
     while ((count() == 0 || !driver.ready()) && steady_now_ms() < end) s.value()->poll(20);
     REQUIRE(count() == 1);
-    CHECK(driver.board() == BoardState::start_position()); // the recording's first dump
+    CHECK(driver.board() == BoardReading::start_position()); // the recording's first dump
     // The next dump asked for is the recording's second one.
     s.value()->driver().request_board_dump();
-    const Millis end2 = steady_now_ms() + 5000;
+    const TimeMs end2 = steady_now_ms() + 5000;
     while (count() < 2 && steady_now_ms() < end2) s.value()->poll(20);
     REQUIRE(count() == 2);
     CHECK(driver.board() == app_positions(eboard::test::slurp(kRecord)).at(0));

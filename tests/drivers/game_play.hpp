@@ -15,7 +15,7 @@ namespace eboard::drivers::test {
 /// rules core cannot read.
 template <typename OnMove>
 int for_each_move(const PgnGame& g, OnMove&& on_move) {
-    const std::vector<BoardState> boards = game_boards(g);
+    const std::vector<BoardReading> boards = game_boards(g);
     REQUIRE(boards.size() == g.san.size() + 1);
     for (std::size_t i = 0; i + 1 < boards.size(); ++i) {
         INFO("move " << i + 1 << " " << g.san[i]);

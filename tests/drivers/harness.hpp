@@ -42,7 +42,7 @@ struct RecordingHost final : DriverHost {
 };
 
 /// Feeds a byte string to a driver through a Framer, as the session would.
-inline void feed(Driver& d, const std::vector<std::uint8_t>& bytes, Millis now) {
+inline void feed(Driver& d, const std::vector<std::uint8_t>& bytes, TimeMs now) {
     static const TraceChannel& t = trace_channel("test");
     Framer f(d.frame_rule(), t);
     f.push(bytes, [&](std::span<const std::uint8_t> p) { d.on_packet(p, now); });
@@ -56,22 +56,22 @@ struct Loopback {
     Driver& driver;
     RecordingHost host;
     Framer framer;
-    Millis now = 0;
+    TimeMs now = 0;
 
     Loopback(emu::WireModel& dev, Driver& drv)
         : device(dev), driver(drv), framer(drv.frame_rule(), trace_channel(drv.trace_name())) {
         driver.start(host, now);
     }
     /// Runs both sides for `ms` in steps of `step_ms`.
-    void run(Millis ms, Millis step_ms = 1) {
-        for (const Millis end = now + ms; now < end;) {
+    void run(TimeMs ms, TimeMs step_ms = 1) {
+        for (const TimeMs end = now + ms; now < end;) {
             now += step_ms;
             step();
         }
     }
     /// Runs until `pred` holds, at most `max_ms`; returns whether it holds.
-    bool run_until(const std::function<bool()>& pred, Millis max_ms, Millis step_ms = 1) {
-        for (const Millis end = now + max_ms; !pred(); now += step_ms) {
+    bool run_until(const std::function<bool()>& pred, TimeMs max_ms, TimeMs step_ms = 1) {
+        for (const TimeMs end = now + max_ms; !pred(); now += step_ms) {
             if (now >= end) return false;
             step();
         }
@@ -114,7 +114,7 @@ struct SessionHarness {
 
     /// Polls the session until `pred` holds or `timeout_ms` passed (a condition, not a sleep).
     bool pump_until(const std::function<bool()>& pred, int timeout_ms = 3000) {
-        const Millis end = steady_now_ms() + timeout_ms;
+        const TimeMs end = steady_now_ms() + timeout_ms;
         while (!pred()) {
             if (steady_now_ms() > end) return false;
             if (!session->poll(10) && !pred()) return pred();
@@ -160,7 +160,7 @@ struct PtyHarness : SessionHarness {
     }
 
     bool ready() {
-        return pump_until([&] { return driver->ready() && !all<BoardDump>().empty(); });
+        return pump_until([&] { return driver->ready() && !all<BoardSnapshot>().empty(); });
     }
 };
 
@@ -210,7 +210,7 @@ struct EmuProcess {
 /// then every square whose piece changed gets its new piece (captures, castling, en passant,
 /// promotion alike).
 template <typename Emulator>
-void play_on_board(Emulator& e, const BoardState& before, const BoardState& after) {
+void play_on_board(Emulator& e, const BoardReading& before, const BoardReading& after) {
     for (int i = 0; i < 64; ++i)
         if (before.at(Square(i)) != after.at(Square(i)) && before.at(Square(i)).occupied)
             e.lift(Square(i));

@@ -3,6 +3,7 @@
 // model and driver byte for byte on simulated time).
 #pragma once
 
+#include "base/placement.hpp"
 #include "game_sweep.hpp"
 #include "harness.hpp"
 #include "pgn_moves.hpp"
@@ -30,19 +31,19 @@ struct LineHarness : SessionHarness {
     }
     /// The first board arrived.
     bool ready() {
-        return pump_until([&] { return !all<BoardDump>().empty(); });
+        return pump_until([&] { return !all<BoardSnapshot>().empty(); });
     }
 };
 
 /// What the board shows of `b`: the pieces (Certabo), or who stands where (Sentio).
-inline BoardState seen(const BoardState& b, emu::LineBoardKind kind) {
+inline BoardReading seen(const BoardReading& b, emu::LineBoardKind kind) {
     return kind == emu::LineBoardKind::Sentio ? sentio::board_of(b.occupancy()) : b;
 }
 
 /// More pieces of one kind than a set holds (8 pawns, 2 knights/bishops/rooks, 1 king, 2
 /// queens with the spare one): a player would take pieces from a second set.
-inline bool needs_second_set(const std::vector<BoardState>& boards) {
-    for (const BoardState& b : boards) {
+inline bool needs_second_set(const std::vector<BoardReading>& boards) {
+    for (const BoardReading& b : boards) {
         std::map<Piece, int> n;
         for (int i = 0; i < 64; ++i) ++n[b.at(Square(i)).piece];
         for (const auto& [p, count] : n) {
@@ -62,12 +63,12 @@ inline bool needs_second_set(const std::vector<BoardState>& boards) {
 /// After each move the driver's board must become what the emulator holds within 8 frames.
 /// Returns the number of moves matched.
 inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
-    const std::vector<BoardState> boards = game_boards(g);
+    const std::vector<BoardReading> boards = game_boards(g);
     REQUIRE(boards.size() == g.san.size() + 1);
     const bool certabo = eo.kind == emu::LineBoardKind::Certabo;
     const bool second_set = certabo && needs_second_set(boards);
     if (second_set) eo.extra_sets = 1;
-    const Millis period = eo.frame_period_ms;
+    const TimeMs period = eo.frame_period_ms;
     emu::LineBoardEmu board(eo);
     std::unique_ptr<line::LineDriver> driver;
     certabo::CertaboDriver* cd = nullptr;
@@ -87,7 +88,7 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
     Loopback loop(board, *driver);
     if (cd) REQUIRE(loop.run_until([&] { return cd->calibrated(); }, 40 * period, period));
     board.set_position(boards[0]);
-    const auto converged = [&](const BoardState& want) {
+    const auto converged = [&](const BoardReading& want) {
         return loop.run_until([&] { return driver->board() == seen(want, eo.kind); }, 8 * period, period);
     };
     REQUIRE(converged(boards[0]));
@@ -97,7 +98,7 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
         play_on_board(board, boards[i - 1], boards[i]);
         CHECK(board.position() == boards[i]);
         const bool ok = converged(boards[i]);
-        CHECK(driver->board().placement() == seen(boards[i], eo.kind).placement());
+        CHECK(write_placement(driver->board()) == write_placement(seen(boards[i], eo.kind)));
         if (!ok) break;
         ++matched;
     }

@@ -4,8 +4,8 @@
 // the LED channel of 4.3/4.4, the core's BoardStream vote (3.2) and Certabo calibration (3.1).
 #include "harness.hpp"
 
-#include "drivers/certabo/leds.hpp"
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/leds.hpp"
+#include "drivers/line/protocol.hpp"
 #include "drivers/certabo/protocol.hpp"
 #include "drivers/core/board_stream.hpp"
 #include "drivers/sentio/protocol.hpp"
@@ -133,7 +133,7 @@ TEST_CASE("line framing: a disconnect mid-frame drops the partial frame") {
 TEST_CASE("sentio 2.2 occupancy bytes: rank 8 first, MSB = a-file") {
     const auto start = numbers(kStartSentio);
     const Bitboard occ = sentio::occupancy_of(std::span<const std::uint8_t, 8>(start.data(), 8), false);
-    CHECK(occ == BoardState::start_position().occupancy());
+    CHECK(occ == BoardReading::start_position().occupancy());
     // h1 empty, the rest of the start position occupied: the last number is 254.
     const auto n = sentio::numbers_of(occ & ~bb(Square::parse("h1")), false);
     CHECK(n == std::array<std::uint8_t, 8>{255, 255, 0, 0, 0, 0, 255, 254});
@@ -143,14 +143,14 @@ TEST_CASE("sentio 2.2 occupancy bytes: rank 8 first, MSB = a-file") {
     CHECK(sentio::numbers_of(bb(Square::parse("a8")), true) == std::array<std::uint8_t, 8>{0, 0, 0, 0, 0, 0, 0, 0x01});
     const auto r = sentio::numbers_of(bb(Square::parse("c6")), true);
     CHECK(sentio::occupancy_of(r, true) == bb(Square::parse("c6")));
-    CHECK(sentio::board_of(bb(Square::parse("c6"))).at(Square::parse("c6")) == SquareReading::unknown_occupant());
+    CHECK(sentio::board_of(bb(Square::parse("c6"))).at(Square::parse("c6")) == SquareReading::unknown());
 }
 
 TEST_CASE("line 4.1 classic LED vectors (picochess tests): byte 0 = rank 8, bit 0 = a-file") {
     using A = std::array<std::uint8_t, 8>;
     CHECK(line::led_command(bb(Square::parse("a1")), false) == A{0, 0, 0, 0, 0, 0, 0, 0x01});
     CHECK(line::led_command(bb(Square::parse("h2")), false) == A{0, 0, 0, 0, 0, 0, 0x80, 0});
-    CHECK(line::led_command(BoardState::start_position().occupancy(), false) == A{0xff, 0xff, 0, 0, 0, 0, 0xff, 0xff});
+    CHECK(line::led_command(BoardReading::start_position().occupancy(), false) == A{0xff, 0xff, 0, 0, 0, 0, 0xff, 0xff});
     CHECK(line::led_command(bb(Square::parse("e2")) | bb(Square::parse("e4")), false) == A{0, 0, 0, 0, 0x10, 0, 0x10, 0});
     CHECK(line::led_command(0, false) == A{});
     // Turned round, the game's a1 is the board's h8.
@@ -245,33 +245,33 @@ TEST_CASE("line 4.4 LED repeats (certabodriver): each command goes out 1 + repea
     line::LedChannel ch(o, trace_channel("test"));
     const auto send = [&](std::span<const std::uint8_t> b) { host.send(b); };
     ch.set(bb(Square::parse("a1")));
-    for (Millis t = 0; t <= 500; t += 10) ch.tick(t, false, send);
+    for (TimeMs t = 0; t <= 500; t += 10) ch.tick(t, false, send);
     CHECK(host.sent.size() == 24);
 }
 
 TEST_CASE("board stream 3.2: a square changes only with a majority of the last frames") {
     RecordingHost host;
     BoardStream s(3);
-    BoardState a = BoardState::start_position(), b = a;
+    BoardReading a = BoardReading::start_position(), b = a;
     b.set(Square::parse("e2"), SquareReading::empty());
     s.push(a, 0, host);
     s.push(b, 1, host);  // a dropped read
     CHECK(host.events.empty());
     s.push(a, 2, host);
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board == a);
-    for (const BoardState& f : {a, b, a, a, b, a}) s.push(f, 3, host);  // isolated bad reads
-    CHECK(host.all<SquareChanged>().empty());
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(host.all<BoardSnapshot>()[0].board == a);
+    for (const BoardReading& f : {a, b, a, a, b, a}) s.push(f, 3, host);  // isolated bad reads
+    CHECK(host.all<SquareChange>().empty());
     s.push(b, 5, host);  // history a, b, a + b: b, a, b -> b in 2 of 3
-    REQUIRE(host.all<SquareChanged>().size() == 1);
-    CHECK(host.all<SquareChanged>()[0].square == Square::parse("e2"));
-    CHECK_FALSE(host.all<SquareChanged>()[0].reading.occupied);
+    REQUIRE(host.all<SquareChange>().size() == 1);
+    CHECK(host.all<SquareChange>()[0].square == Square::parse("e2"));
+    CHECK_FALSE(host.all<SquareChange>()[0].reading.occupied);
     s.request_dump();
     s.push(b, 7, host);
-    CHECK(host.all<BoardDump>().size() == 2);
+    CHECK(host.all<BoardSnapshot>().size() == 2);
     s.reset();
     s.push(a, 8, host);
-    CHECK(host.all<BoardDump>().size() == 2);  // settles again after 3 frames
+    CHECK(host.all<BoardSnapshot>().size() == 2);  // settles again after 3 frames
 }
 
 TEST_CASE("certabo 2.1 tag order: 5 numbers per square, a8 first, calibration text round trip") {
@@ -305,7 +305,7 @@ namespace {
 /// A start position of distinct tags, spare queens optional; noise as the official simulator.
 certabo::TagBoard start_tags(bool spares, std::uint8_t salt = 0) {
     certabo::TagBoard t{};
-    const BoardState s = BoardState::start_position();
+    const BoardReading s = BoardReading::start_position();
     for (int i = 0; i < 64; ++i) {
         if (s.at(Square(i)).occupied) t[static_cast<std::size_t>(i)] = {3, 0, 84, static_cast<std::uint8_t>(i), salt};
         else t[static_cast<std::size_t>(i)] = {0, 0, 56, 0, 0};  // the simulator's usual noise

@@ -3,6 +3,7 @@
 // checked in next to them (*.events; EBOARD_REGENERATE=1 rewrites those). The recordings were
 // made with the emulators and all their noise switched on (the hidden "[.record]" cases below
 // make them again); no capture of a real board was available. Also eboard-emu's --board choice.
+#include "base/placement.hpp"
 #include "line_harness.hpp"
 
 #include "drivers/core/event_text.hpp"
@@ -79,7 +80,7 @@ TEST_CASE("certabo replay: a recorded session decodes into its checked-in events
     CHECK(d.calibrated());
     CHECK(d.calibration().size() == 34);
     // 1. e4 e5 2. Nf3 Nc6 after calibrating with the spare queens, which were then removed.
-    CHECK(d.board().placement() == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R");
+    CHECK(write_placement(d.board()) == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R");
     CHECK(d.led_kind() == line::LedKind::Classic);
     check_events("certabo", got);
 }
@@ -89,7 +90,7 @@ TEST_CASE("sentio replay: a recorded session decodes into its checked-in events"
     const std::string got = replay("sentio", d);
     // 1. e4 c5 2. Nf3 d6 3. d4 cxd4, played by hand with slides and lifts.
     CHECK(d.board() == sentio::board_of(
-                           BoardState::from_placement("rnbqkbnr/pp2pppp/3p4/8/3pP3/5N2/PPP2PPP/RNBQKB1R").value().occupancy()));
+                           read_placement("rnbqkbnr/pp2pppp/3p4/8/3pP3/5N2/PPP2PPP/RNBQKB1R", true).value().occupancy()));
     CHECK(d.led_kind() == line::LedKind::Classic);
     check_events("sentio", got);
 }
@@ -106,14 +107,14 @@ TEST_CASE("record certabo.trace from the emulator with every kind of noise", "[.
     eo.start_mid_frame = true;
     eo.glue_acks = true;
     eo.seed = 2024;
-    eo.position = BoardState::from_placement("rnbqkbnr/pppppppp/3q4/8/8/3Q4/PPPPPPPP/RNBQKBNR").value();
+    eo.position = read_placement("rnbqkbnr/pppppppp/3q4/8/8/3Q4/PPPPPPPP/RNBQKBNR", true).value();
     TraceRecorder rec("certabo");
     {
         LineHarness<certabo::CertaboDriver> h(eo, std::make_unique<certabo::CertaboDriver>());
-        REQUIRE(h.pump_until([&] { return h.driver->calibrated() && !h.all<BoardDump>().empty(); }));
+        REQUIRE(h.pump_until([&] { return h.driver->calibrated() && !h.all<BoardSnapshot>().empty(); }));
         h.emu->lift(Square::parse("d3"));
         h.emu->lift(Square::parse("d6"));
-        REQUIRE(h.pump_until([&] { return h.driver->board() == BoardState::start_position(); }));
+        REQUIRE(h.pump_until([&] { return h.driver->board() == BoardReading::start_position(); }));
         for (const auto& [from, to] : {std::pair{"e2", "e4"}, {"e7", "e5"}, {"g1", "f3"}, {"b8", "c6"}}) {
             const Piece p = h.emu->position().at(Square::parse(from)).piece;
             h.emu->lift(Square::parse(from));
@@ -167,15 +168,15 @@ TEST_CASE("record sentio.trace from the emulator and a human's hands", "[.record
 }
 
 TEST_CASE("eboard-emu --board sentio and --board certabo serve the drivers through open_device") {
-    const auto first_dump = [](const std::string& uri, DriverOptions opt) -> std::optional<BoardDump> {
+    const auto first_dump = [](const std::string& uri, DriverOptions opt) -> std::optional<BoardSnapshot> {
         std::vector<DriverEvent> events;
         auto s = open_device(uri, [&](const DriverEvent& e) { events.push_back(e); }, std::move(opt));
         REQUIRE(s.has_value());
         s.value()->start();
-        for (const Millis end = steady_now_ms() + 3000; steady_now_ms() < end;) {
+        for (const TimeMs end = steady_now_ms() + 3000; steady_now_ms() < end;) {
             s.value()->poll(20);
             for (const auto& e : events)
-                if (const auto* d = std::get_if<BoardDump>(&e)) return *d;
+                if (const auto* d = std::get_if<BoardSnapshot>(&e)) return *d;
         }
         return std::nullopt;
     };
@@ -186,7 +187,7 @@ TEST_CASE("eboard-emu --board sentio and --board certabo serve the drivers throu
         opt.params["orientation"] = "rotated";
         const auto d = first_dump("sentio:" + emu.pty, opt);
         REQUIRE(d.has_value());
-        CHECK(d->board.occupancy() == BoardState::from_placement(fen)->occupancy());
+        CHECK(d->board.occupancy() == read_placement(fen, true)->occupancy());
         CHECK(emu.stop() == 0);
     }
     {
@@ -200,7 +201,7 @@ TEST_CASE("eboard-emu --board sentio and --board certabo serve the drivers throu
         const auto d = first_dump("certabo:" + emu.pty, opt);
         std::remove(path);
         REQUIRE(d.has_value());
-        CHECK(d->board.placement() == fen);
+        CHECK(write_placement(d->board) == fen);
         CHECK(emu.stop() == 0);
     }
 }

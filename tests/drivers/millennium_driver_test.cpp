@@ -2,6 +2,7 @@
 // to the emulator's board model (DirectLink): start-up, E2ROM written only when it differs,
 // reports between a command and its acknowledgement, orientation from the start position,
 // square changes, retries, keep-alive, LEDs, parity counting.
+#include "base/placement.hpp"
 #include "harness.hpp"
 #include "drivers/emu/millennium_emu.hpp"
 #include "drivers/millennium/driver.hpp"
@@ -19,12 +20,12 @@ std::string report(const std::string& squares) {
     return message('s', {squares});
 }
 
-const std::string kStart = status_from_board(BoardState::start_position(), SquareOrder::H1First);
+const std::string kStart = status_from_board(BoardReading::start_position(), SquareOrder::H1First);
 
 /// The board model scans every 40.96 ms from power-on at time 0: the time of its next scan
 /// after `now`, ms (the Loopback ticks it every ms).
-Millis next_scan_ms(Millis now) {
-    const Millis k = now * 1000 / 40960 + 1;
+TimeMs next_scan_ms(TimeMs now) {
+    const TimeMs k = now * 1000 / 40960 + 1;
     return (k * 40960 + 999) / 1000;
 }
 
@@ -42,7 +43,7 @@ struct Wired {
     explicit Wired(emu::MillenniumEmulatorOptions eo = {}, MillenniumOptions o = fast())
         : board(std::move(eo)), driver(o), link(board, driver) {}
     bool ready() {
-        return link.run_until([&] { return driver.ready() && !link.host.all<BoardDump>().empty(); },
+        return link.run_until([&] { return driver.ready() && !link.host.all<BoardSnapshot>().empty(); },
                               10000);
     }
 };
@@ -60,7 +61,7 @@ TEST_CASE("millennium: event-driven ticks: start-up delay, version retry, keep-a
     Wired w;
     REQUIRE(w.ready());
     w.link.run(100);  // the start-up's replies are in
-    const Millis now = w.link.now;
+    const TimeMs now = w.link.now;
     CHECK(w.driver.next_tick_ms(now) > now + 1000);  // not polled: the next keep-alive
     CHECK(w.driver.next_tick_ms(now) <= now + o.keepalive_ms);
 }
@@ -85,8 +86,8 @@ TEST_CASE("millennium start-up: V, version, report mode read then written, statu
     CHECK_FALSE(d.ready());
     feed(d, encode(report(kStart)), 40);
     CHECK(d.ready());
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board == BoardState::start_position());
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(host.all<BoardSnapshot>()[0].board == BoardReading::start_position());
 }
 
 TEST_CASE("millennium 7 E2ROM: nothing written when the report mode is already right") {
@@ -113,7 +114,7 @@ TEST_CASE("millennium 3 a status report between a command and its acknowledgemen
     CHECK(host.sent.empty());            // still waiting for 'r'
     feed(d, encode("r0204"), 20);
     CHECK(host.take_sent() == encode("S"));
-    CHECK(host.all<BoardDump>().size() == 1);
+    CHECK(host.all<BoardSnapshot>().size() == 1);
 }
 
 TEST_CASE("millennium 5 auto orientation: a start position read the wrong way round turns it") {
@@ -124,17 +125,17 @@ TEST_CASE("millennium 5 auto orientation: a start position read the wrong way ro
     feed(d, encode("v0103"), 10);
     feed(d, encode("r0204"), 20);
     // The board reports a8 first (the document's order, "cable left").
-    const std::string a8 = status_from_board(BoardState::start_position(), SquareOrder::A8First);
+    const std::string a8 = status_from_board(BoardReading::start_position(), SquareOrder::A8First);
     feed(d, encode(report(a8)), 30);
     CHECK(d.order() == SquareOrder::A8First);
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board == BoardState::start_position());
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(host.all<BoardSnapshot>()[0].board == BoardReading::start_position());
     // e2-e4 in the same order: two square changes, a middle game keeps the orientation.
-    BoardState after = BoardState::start_position();
+    BoardReading after = BoardReading::start_position();
     after.set(Square::parse("e2"), Piece::None);
     after.set(Square::parse("e4"), Piece::WPawn);
     feed(d, encode(report(status_from_board(after, SquareOrder::A8First))), 40);
-    const auto ch = host.all<SquareChanged>();
+    const auto ch = host.all<SquareChange>();
     REQUIRE(ch.size() == 2);
     CHECK(ch[0].square == Square::parse("e4")); // a8-first scan reaches rank 4 before rank 2
     CHECK(ch[0].reading.piece == Piece::WPawn);
@@ -153,10 +154,10 @@ TEST_CASE("millennium 5 fixed orientation is never changed by a start position")
     d.on_tick(1);
     feed(d, encode("v0103"), 10);
     feed(d, encode("r0204"), 20);
-    feed(d, encode(report(status_from_board(BoardState::start_position(), SquareOrder::A8First))),
+    feed(d, encode(report(status_from_board(BoardReading::start_position(), SquareOrder::A8First))),
          30);
     CHECK(d.order() == SquareOrder::H1First);
-    CHECK(d.board().placement() == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
+    CHECK(write_placement(d.board()) == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
 }
 
 TEST_CASE("millennium unanswered commands are sent again, then given up") {
@@ -168,7 +169,7 @@ TEST_CASE("millennium unanswered commands are sent again, then given up") {
     feed(d, encode("v0103"), 10);
     CHECK(host.take_sent() == encode("R02"));
     int resends = 0;
-    for (Millis t = 100; t < 5000; t += 100) {
+    for (TimeMs t = 100; t < 5000; t += 100) {
         d.on_tick(t);
         const Bytes sent = host.take_sent();
         if (sent == encode("R02"))
@@ -193,7 +194,7 @@ TEST_CASE("millennium keep-alive: silence brings V pings, 3 missed mean the boar
     REQUIRE(d.ready());
     host.take_sent();
     int pings = 0;
-    Millis t = 30;
+    TimeMs t = 30;
     for (; t < 30000 && host.all<LinkStatus>().empty(); t += 100) {
         d.on_tick(t);
         if (host.take_sent() == encode("V")) ++pings;
@@ -219,11 +220,11 @@ TEST_CASE("millennium driver + board model: start-up, E2ROM, moves, dump on requ
     w.board.lift(Square::parse("g1"), w.link.now);
     w.board.place(Square::parse("f3"), Piece::WKnight, w.link.now);
     REQUIRE(w.link.run_until([&] { return w.driver.board() == w.board.position(); }, 10000));
-    const auto ch = w.link.host.all<SquareChanged>();
+    const auto ch = w.link.host.all<SquareChange>();
     REQUIRE(ch.size() == 2);
     w.driver.request_board_dump();
-    REQUIRE(w.link.run_until([&] { return w.link.host.all<BoardDump>().size() == 2; }, 10000));
-    CHECK(w.link.host.all<BoardDump>().back().board == w.board.position());
+    REQUIRE(w.link.run_until([&] { return w.link.host.all<BoardSnapshot>().size() == 2; }, 10000));
+    CHECK(w.link.host.all<BoardSnapshot>().back().board == w.board.position());
     // A second power-up with the same E2ROM (it persists): nothing is written again.
     emu::MillenniumEmulatorOptions eo;
     eo.e2rom = w.board.e2rom();
@@ -320,7 +321,7 @@ TEST_CASE("millennium status reports without any version reply still bring the b
     d.on_tick(1);
     CHECK(host.take_sent() == encode("V"));
     feed(d, encode(report(kStart)), 10); // e.g. a Performance board that ignores V but reports
-    CHECK(host.all<BoardDump>().size() == 1);
+    CHECK(host.all<BoardSnapshot>().size() == 1);
     CHECK(host.take_sent() == encode("V")); // asked once more, through the command queue
     CHECK(host.all<DeviceInfo>().empty());
     feed(d, encode("v0200"), 20);
@@ -332,17 +333,17 @@ TEST_CASE("millennium status reports without any version reply still bring the b
 TEST_CASE("millennium 7 default debounce: a sensor glitch of one 40.96 ms scan never leaves the board") {
     Wired w; // the default options
     REQUIRE(w.ready());
-    const std::size_t before = w.link.host.all<SquareChanged>().size();
+    const std::size_t before = w.link.host.all<SquareChange>().size();
     // Right after a scan, e2 reads empty until just after the next one: one scan sees it.
     w.link.run(next_scan_ms(w.link.now) + 1 - w.link.now);
     w.board.lift(Square::parse("e2"), w.link.now);
     w.link.run(40);
     w.board.place(Square::parse("e2"), Piece::WPawn, w.link.now);
     w.link.run(500);
-    CHECK(w.link.host.all<SquareChanged>().size() == before);
+    CHECK(w.link.host.all<SquareChange>().size() == before);
     // A piece that stays lifted is reported, one scan later than without the debounce.
-    const Millis lifted = w.link.now;
+    const TimeMs lifted = w.link.now;
     w.board.lift(Square::parse("g1"), w.link.now);
-    REQUIRE(w.link.run_until([&] { return w.link.host.all<SquareChanged>().size() == before + 1; }, 1000));
+    REQUIRE(w.link.run_until([&] { return w.link.host.all<SquareChange>().size() == before + 1; }, 1000));
     CHECK(w.link.now - lifted <= 2 * 41 + 1);
 }

@@ -3,6 +3,7 @@
 // model, a subset of them over a pty (termios transport, DeviceSession), real scan timing with
 // noise and fragmentation, an eONE without parity bits, LEDs, and the emulator's own rules
 // (reset, bad commands ignored, report modes).
+#include "base/placement.hpp"
 #include "harness.hpp"
 #include "millennium_harness.hpp"
 #include "pgn_moves.hpp"
@@ -34,8 +35,8 @@ MillenniumOptions options_for(const PgnGame& g, SquareOrder order, MillenniumOpt
 }
 
 /// The boards of `g` move by move; every move must parse.
-std::vector<BoardState> boards_of(const PgnGame& g) {
-    std::vector<BoardState> boards = game_boards(g);
+std::vector<BoardReading> boards_of(const PgnGame& g) {
+    std::vector<BoardReading> boards = game_boards(g);
     REQUIRE(boards.size() == g.san.size() + 1);
     return boards;
 }
@@ -43,7 +44,7 @@ std::vector<BoardState> boards_of(const PgnGame& g) {
 /// Plays `g` on the board model wired straight to the driver; after every move the driver's
 /// board must be the emulator's and the rules core's. Returns the moves played.
 int play_direct(const PgnGame& g, SquareOrder order) {
-    const std::vector<BoardState> boards = boards_of(g);
+    const std::vector<BoardReading> boards = boards_of(g);
     emu::MillenniumEmulatorOptions eo;
     eo.position = boards.front();
     eo.order = order;
@@ -62,32 +63,32 @@ int play_direct(const PgnGame& g, SquareOrder order) {
         link.run(1);
         if (driver.board() == boards[i] && board.position() == boards[i]) continue;
         INFO("move " << i << " " << g.san[i - 1]);
-        CHECK(board.position().placement() == boards[i].placement());
-        REQUIRE(driver.board().placement() == boards[i].placement());
+        CHECK(write_placement(board.position()) == write_placement(boards[i]));
+        REQUIRE(write_placement(driver.board()) == write_placement(boards[i]));
     }
     return static_cast<int>(boards.size()) - 1;
 }
 
 /// The same over a pty with the real session; ends with a status on request.
 int play_pty(const PgnGame& g, emu::MillenniumEmulatorOptions eo) {
-    const std::vector<BoardState> boards = boards_of(g);
+    const std::vector<BoardReading> boards = boards_of(g);
     eo.position = boards.front();
     MillenniumHarness h(eo, options_for(g, eo.order, MillenniumHarness::fast_options()));
     REQUIRE(h.ready());
     CHECK(h.driver->order() == eo.order);
-    CHECK(h.all<BoardDump>().front().board == eo.position);
+    CHECK(h.all<BoardSnapshot>().front().board == eo.position);
     for (std::size_t i = 1; i < boards.size(); ++i) {
         INFO("move " << i << " " << g.san[i - 1]);
         play_on_board(*h.emu, boards[i - 1], boards[i]);
         const bool same = h.pump_until([&] { return h.driver->board() == boards[i]; });
-        CHECK(h.driver->board().placement() == boards[i].placement());
-        CHECK(h.emu->position().placement() == boards[i].placement());
+        CHECK(write_placement(h.driver->board()) == write_placement(boards[i]));
+        CHECK(write_placement(h.emu->position()) == write_placement(boards[i]));
         REQUIRE(same);
     }
-    const std::size_t dumps = h.all<BoardDump>().size();
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
     h.driver->request_board_dump();
-    REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
-    CHECK(h.all<BoardDump>().back().board == boards.back());
+    REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > dumps; }));
+    CHECK(h.all<BoardSnapshot>().back().board == boards.back());
     return static_cast<int>(boards.size()) - 1;
 }
 
@@ -174,10 +175,10 @@ TEST_CASE("millennium emu: lifts and places arrive as square changes over a pty"
     REQUIRE(h.ready());
     h.events.clear();
     h.emu->lift(Square::parse("e2"));
-    REQUIRE(h.pump_until([&] { return h.all<SquareChanged>().size() == 1; }));
+    REQUIRE(h.pump_until([&] { return h.all<SquareChange>().size() == 1; }));
     h.emu->place(Square::parse("e4"), Piece::WPawn);
-    REQUIRE(h.pump_until([&] { return h.all<SquareChanged>().size() == 2; }));
-    const auto ch = h.all<SquareChanged>();
+    REQUIRE(h.pump_until([&] { return h.all<SquareChange>().size() == 2; }));
+    const auto ch = h.all<SquareChange>();
     CHECK(ch[0].square == Square::parse("e2"));
     CHECK_FALSE(ch[0].reading.occupied);
     CHECK(ch[1].square == Square::parse("e4"));
@@ -246,7 +247,7 @@ TEST_CASE("millennium emu 7: report modes: every scan, on change, debounced, tim
         eo.e2rom[e2rom::report_interval] = interval;
         emu::MillenniumBoardEmu b(eo);
         int n = 0;
-        for (Millis t = 0; t <= 1000; ++t) {
+        for (TimeMs t = 0; t <= 1000; ++t) {
             if (move && t == 500) b.lift(Square::parse("e2"), t);
             b.tick(t);
             n += static_cast<int>(b.take_output().size());

@@ -54,8 +54,8 @@ TEST_CASE("millennium 7 clean exit after a reconnection: the value found at the 
     h.emu->unplug();
     REQUIRE(h.pump_until([&] { return !h.session->connected(); }));
     h.emu->replug();
-    const std::size_t dumps = h.all<BoardDump>().size();
-    REQUIRE(h.pump_until([&] { return h.session->connected() && h.all<BoardDump>().size() > dumps; }));
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
+    REQUIRE(h.pump_until([&] { return h.session->connected() && h.all<BoardSnapshot>().size() > dumps; }));
     CHECK(h.emu->snapshot().e2rom_writes() == 1);  // read again, already right
 
     CHECK(h.session->shutdown(5000));

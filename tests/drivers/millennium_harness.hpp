@@ -30,7 +30,7 @@ struct MillenniumHarness : SessionHarness {
     }
 
     bool ready() {
-        return pump_until([&] { return driver->ready() && !all<BoardDump>().empty(); });
+        return pump_until([&] { return driver->ready() && !all<BoardSnapshot>().empty(); });
     }
 };
 

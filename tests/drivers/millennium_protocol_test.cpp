@@ -2,6 +2,7 @@
 // encodings of section 3.1, both square orders, LED numbering, and the decoder against
 // garbage, truncated and oversized messages, parity and block-check errors, a disconnect in
 // the middle of a message, and resync at the next valid message.
+#include "base/placement.hpp"
 #include "drivers/millennium/protocol.hpp"
 #include "harness.hpp"
 
@@ -59,7 +60,7 @@ TEST_CASE("millennium 3.1 worked encodings: commands with odd parity and the XOR
     // The start position has check 73 in either order (XOR does not depend on order).
     CHECK(hex2(block_check(report(kStartA8))) == "73");
     CHECK(hex2(block_check(report(
-              status_from_board(BoardState::start_position(), SquareOrder::H1First)))) == "73");
+              status_from_board(BoardReading::start_position(), SquareOrder::H1First)))) == "73");
 }
 
 TEST_CASE("millennium 2 parity: bit 7 makes the number of ones odd") {
@@ -105,12 +106,12 @@ TEST_CASE("millennium 5 square orders: a8 first (document) and h1 first (the ope
             CHECK(square_to_index(index_to_square(i, o), o) == i);
     const auto a8 = board_from_status(kStartA8, SquareOrder::A8First);
     REQUIRE(a8.has_value());
-    CHECK(a8.value() == BoardState::start_position());
+    CHECK(a8.value() == BoardReading::start_position());
     // The same characters read in the other order: the board turned round (python-mchess
     // sees RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr and switches to "cable left").
     const auto h1 = board_from_status(kStartA8, SquareOrder::H1First);
     REQUIRE(h1.has_value());
-    CHECK(h1->placement() == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
+    CHECK(write_placement(*h1) == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr");
     CHECK(start_position_rotated(h1.value()) == std::optional<bool>(true));
     CHECK(start_position_rotated(a8.value()) == std::optional<bool>(false));
     CHECK_FALSE(board_from_status(kStartA8.substr(1), SquareOrder::A8First).has_value());

@@ -5,6 +5,7 @@
 // the hidden test "[.record]" below: the emulator reporting a8 first, with noise and fragments,
 // the driver playing the Ruy Lopez exchange variation; its version reply is byte for byte the
 // one in python-mchess's BLE log. Also: eboard-emu millennium as a separate process.
+#include "base/placement.hpp"
 #include "drivers/core/event_text.hpp"
 #include "drivers/emu/replay.hpp"
 #include "millennium_harness.hpp"
@@ -33,13 +34,13 @@ PgnGame recorded_game() {
     return g;
 }
 
-BoardState final_position() { return game_boards(recorded_game()).back(); }
+BoardReading final_position() { return game_boards(recorded_game()).back(); }
 
 std::string describe_board_events(const std::vector<DriverEvent>& events) {
     std::string out;
     for (const auto& e : events)
-        if (std::holds_alternative<BoardDump>(e) || std::holds_alternative<DeviceInfo>(e) ||
-            std::holds_alternative<SquareChanged>(e))
+        if (std::holds_alternative<BoardSnapshot>(e) || std::holds_alternative<DeviceInfo>(e) ||
+            std::holds_alternative<SquareChange>(e))
             out += describe(e) + "\n";
     return out;
 }
@@ -97,7 +98,7 @@ TEST_CASE("millennium replay: the recorded conversation decodes into the checked
     eo.replay = emu::parse_trace_log(eboard::test::slurp(kTrace), "millennium").value();
     MillenniumHarness h(eo);
     REQUIRE(h.ready());
-    const BoardState end = final_position();
+    const BoardReading end = final_position();
     REQUIRE(h.pump_until([&] { return h.driver->board() == end; }));
     CHECK(h.driver->order() == SquareOrder::A8First);
     CHECK(h.session->framer_stats().bad_checks + h.session->framer_stats().garbage_bytes >
@@ -145,15 +146,15 @@ TEST_CASE("eboard-emu millennium prints its pty and serves the driver a8 first")
         "millennium.exclusive:" + path, [&](const DriverEvent& e) { events.push_back(e); }, opt);
     REQUIRE(s.has_value());
     s.value()->start();
-    const auto dump = [&]() -> const BoardDump* {
+    const auto dump = [&]() -> const BoardSnapshot* {
         for (const auto& e : events)
-            if (const auto* d = std::get_if<BoardDump>(&e)) return d;
+            if (const auto* d = std::get_if<BoardSnapshot>(&e)) return d;
         return nullptr;
     };
-    const Millis end = steady_now_ms() + 3000;
+    const TimeMs end = steady_now_ms() + 3000;
     while (!dump() && steady_now_ms() < end) s.value()->poll(20);
     REQUIRE(dump() != nullptr);
-    CHECK(dump()->board.placement() == fen);
+    CHECK(write_placement(dump()->board) == fen);
     ::kill(pid, SIGTERM);
     int status = 0;
     REQUIRE(::waitpid(pid, &status, 0) == pid);

@@ -64,8 +64,8 @@ inline std::vector<PgnGame> read_all_games(const std::string& path) {
 }
 
 /// The pieces of a position as a board reading.
-inline BoardState board_of(const Position& p) {
-    BoardState b;
+inline BoardReading board_of(const Position& p) {
+    BoardReading b;
     for (int i = 0; i < 64; ++i) b.set(Square(i), p.piece_on(Square(i)));
     return b;
 }
@@ -73,9 +73,9 @@ inline BoardState board_of(const Position& p) {
 /// The pieces on the board at the start of `g` and after each of its moves (a null move,
 /// "Z0" or "--", repeats the board). Stops at a move the rules core cannot parse (the caller
 /// compares the size with g.san.size() + 1).
-inline std::vector<BoardState> game_boards(const PgnGame& g) {
+inline std::vector<BoardReading> game_boards(const PgnGame& g) {
     auto start = g.fen.empty() ? Expected<Position>(Position::startpos()) : Position::from_fen(g.fen, g.chess960);
-    std::vector<BoardState> boards;
+    std::vector<BoardReading> boards;
     if (!start) return boards;
     Position pos = std::move(start.value());
     boards.push_back(board_of(pos));

@@ -24,22 +24,22 @@ namespace {
 class Metronome final : public emu::WireModel {
   public:
     explicit Metronome(int limit) : limit_(limit) {}
-    void receive(std::span<const std::uint8_t>, Millis) override {}
-    void tick(Millis now) override {
+    void receive(std::span<const std::uint8_t>, TimeMs) override {}
+    void tick(TimeMs now) override {
         if (next_ < 0) next_ = now;
         if (ticks_ >= limit_ || now < next_) return;
         ++ticks_;
         next_ = now + 1;
     }
     [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override { return {}; }
-    [[nodiscard]] Millis next_tick_ms(Millis now) const override {
+    [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override {
         return ticks_ >= limit_ ? kNoTick : std::max(now, next_);
     }
     [[nodiscard]] int ticks() const { return ticks_; }
 
   private:
     int limit_, ticks_ = 0;
-    Millis next_ = -1;
+    TimeMs next_ = -1;
 };
 
 /// Service steps `idle` takes while a metronome counts `ticks` ticks (>= `ticks` ms).
@@ -57,7 +57,7 @@ std::size_t talk(const std::string& path, std::vector<std::uint8_t> bytes, std::
     REQUIRE(fd >= 0);
     REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
     std::size_t got = 0;
-    const Millis end = steady_now_ms() + 5000;
+    const TimeMs end = steady_now_ms() + 5000;
     while (got < want && steady_now_ms() < end) {
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 100) <= 0) continue;
@@ -109,8 +109,8 @@ TEST_CASE("pty service: the window above sees a model polled every 5 ms (the mea
     /// The WireModel default: polled every 5 ms, as every emulator was.
     class Polled final : public emu::WireModel {
       public:
-        void receive(std::span<const std::uint8_t>, Millis) override {}
-        void tick(Millis) override {}
+        void receive(std::span<const std::uint8_t>, TimeMs) override {}
+        void tick(TimeMs) override {}
         [[nodiscard]] std::vector<std::vector<std::uint8_t>> take_output() override { return {}; }
     } polled;
     emu::PtyService s(polled);

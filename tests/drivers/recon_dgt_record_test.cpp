@@ -2,7 +2,7 @@
 // reconstruction: the recorded chunks go through the driver's own code path for bytes (the
 // record parser of drivers/emu, the core Framer with the DGT FrameRule, board_from_codes), and
 // each board dump (one per second while a game was played) is fed as a board snapshot to an
-// identity-board reconstructor without a clock, as the daemon feeds a BoardDump.
+// identity-board reconstructor without a clock, as the daemon feeds a BoardSnapshot.
 #include <catch2/catch.hpp>
 
 #include "drivers/core/framer.hpp"
@@ -26,10 +26,10 @@ std::vector<BoardReading> board_dumps(const std::string& path) {
     auto on_packet = [&](std::span<const std::uint8_t> p) {
         if (p[0] != drivers::dgt::msg::board_dump) return;
         std::span<const std::uint8_t, 64> codes(p.data() + 3, 64);
-        drivers::BoardState b = drivers::dgt::board_from_codes(codes, false);
+        BoardReading b = drivers::dgt::board_from_codes(codes, false);
         BoardReading r{};
         for (int s = 0; s < 64; ++s) {
-            drivers::SquareReading x = b.at(Square(s));
+            SquareReading x = b.at(Square(s));
             r[static_cast<std::size_t>(s)] = SquareReading{x.occupied, x.piece};
         }
         dumps.push_back(r);

@@ -52,19 +52,19 @@ struct CountingDriver final : Driver {
     } rule;
     DriverHost* host = nullptr;
     int starts = 0, link_downs = 0, ticks = 0;
-    std::vector<Millis> start_times;
+    std::vector<TimeMs> start_times;
     [[nodiscard]] const FrameRule& frame_rule() const override { return rule; }
     [[nodiscard]] std::string_view trace_name() const override { return "test"; }
-    void start(DriverHost& h, Millis now) override {
+    void start(DriverHost& h, TimeMs now) override {
         host = &h;
         ++starts;
         start_times.push_back(now);
         const std::uint8_t hello = 0x42;
         host->send(std::span(&hello, 1));
     }
-    void on_packet(std::span<const std::uint8_t>, Millis) override {}
-    void on_link_down(Millis) override { ++link_downs; }
-    void on_tick(Millis) override { ++ticks; }
+    void on_packet(std::span<const std::uint8_t>, TimeMs) override {}
+    void on_link_down(TimeMs) override { ++link_downs; }
+    void on_tick(TimeMs) override { ++ticks; }
     void request_board_dump() override {}
 };
 
@@ -72,7 +72,7 @@ struct CountingDriver final : Driver {
 
 TEST_CASE(
     "session reconnection: back-off 0.5 s doubling to 5 s on injected time, then start-up again") {
-    Millis now = 1000;
+    TimeMs now = 1000;
     auto first = std::make_shared<Line>();
     auto d = std::make_unique<CountingDriver>();
     CountingDriver& driver = *d;
@@ -83,7 +83,7 @@ TEST_CASE(
             if (const auto* l = std::get_if<LinkStatus>(&e)) links.push_back(*l);
         },
         [&] { return now; });
-    std::vector<Millis> attempts;
+    std::vector<TimeMs> attempts;
     std::shared_ptr<Line> second;
     int fail = 5;
     s.enable_reconnect([&]() -> Expected<std::unique_ptr<Transport>> {
@@ -108,7 +108,7 @@ TEST_CASE(
     for (; now < 1000 + 30000 && !second; now += 10) CHECK(s.poll(0));
     CHECK(driver.ticks == ticks); // no timers while the board is away
     // 0.5, 1, 2, 4, 5 s apart (5 failures), then the sixth attempt opens it.
-    CHECK(attempts == std::vector<Millis>{1500, 2500, 4500, 8500, 13500, 18500});
+    CHECK(attempts == std::vector<TimeMs>{1500, 2500, 4500, 8500, 13500, 18500});
     CHECK(s.failed_attempts() == 5);
     REQUIRE(s.connected());
     REQUIRE(links.size() == 3);
@@ -122,8 +122,8 @@ TEST_CASE(
     second->gone = true;
     attempts.clear();
     fail = 0;
-    for (Millis end = now + 2000; now < end && attempts.empty(); now += 10) (void)s.poll(0);
-    CHECK(attempts == std::vector<Millis>{18500 + 10 + 500});
+    for (TimeMs end = now + 2000; now < end && attempts.empty(); now += 10) (void)s.poll(0);
+    CHECK(attempts == std::vector<TimeMs>{18500 + 10 + 500});
     CHECK(driver.link_downs == 2);
 }
 
@@ -170,7 +170,7 @@ TEST_CASE("dgt over a pty: unplugged mid-game, pieces moved meanwhile, replugged
     open_with_reconnect(h, "dgt", e.device_path());
     DeviceSession& session = *h.session;
     auto& driver = dynamic_cast<dgt::DgtDriver&>(session.driver());
-    REQUIRE(h.pump_until([&] { return driver.ready() && !h.all<BoardDump>().empty(); }));
+    REQUIRE(h.pump_until([&] { return driver.ready() && !h.all<BoardSnapshot>().empty(); }));
 
     const auto boards = game_boards(
         read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1)
@@ -187,12 +187,12 @@ TEST_CASE("dgt over a pty: unplugged mid-game, pieces moved meanwhile, replugged
     // While the board is away the players go on: two moves the driver cannot see.
     play_on_board(e, boards[half], boards[half + 1]);
     play_on_board(e, boards[half + 1], boards[half + 2]);
-    const std::size_t dumps = h.all<BoardDump>().size();
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
     e.replug();
-    REQUIRE(h.pump_until([&] { return session.connected() && h.all<BoardDump>().size() > dumps; }));
+    REQUIRE(h.pump_until([&] { return session.connected() && h.all<BoardSnapshot>().size() > dumps; }));
     CHECK(h.last<LinkStatus>()->connected);
     CHECK(h.last<LinkStatus>()->reason.rfind("reconnected", 0) == 0);
-    CHECK(h.all<BoardDump>().back().board == boards[half + 2]); // what stands on the board now
+    CHECK(h.all<BoardSnapshot>().back().board == boards[half + 2]); // what stands on the board now
     REQUIRE(h.pump_until([&] { return e.mode() == emu::BoardMode::UpdateNice; })); // start-up again
     for (std::size_t i = half + 3; i < boards.size(); ++i) {
         play_on_board(e, boards[i - 1], boards[i]);
@@ -216,19 +216,19 @@ TEST_CASE("millennium over a pty: unplugged in the middle of a report: the half 
     e.cut_next_report(30); // the report of this lift stops after 30 of its 67 bytes
     e.lift(Square::parse("e2"));
     REQUIRE(h.pump_until([&] { return session.in_packet(); }));
-    const std::size_t changes = h.all<SquareChanged>().size();
-    const std::size_t dumps = h.all<BoardDump>().size();
+    const std::size_t changes = h.all<SquareChange>().size();
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
     e.unplug();
     REQUIRE(h.pump_until([&] { return !session.connected(); }));
     CHECK(session.framer_stats().dropped_partial == 1);
-    CHECK(h.all<SquareChanged>().size() == changes); // nothing from the half
+    CHECK(h.all<SquareChange>().size() == changes); // nothing from the half
     e.place(Square::parse("e4"), Piece::WPawn);      // moved while away
     e.replug();
-    REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
-    BoardState want = BoardState::start_position();
+    REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > dumps; }));
+    BoardReading want = BoardReading::start_position();
     want.set(Square::parse("e2"), Piece::None);
     want.set(Square::parse("e4"), Piece::WPawn);
-    CHECK(h.all<BoardDump>().back().board == want);
+    CHECK(h.all<BoardSnapshot>().back().board == want);
     CHECK(driver.board() == want);
     CHECK(e.snapshot().e2rom_writes() == 1); // the report mode was right already: not rewritten
 }
@@ -247,29 +247,29 @@ TEST_CASE("certabo and sentio over a pty: unplugged in the middle of a frame: th
         open_with_reconnect(h, certabo ? "certabo" : "sentio", e.device_path());
         DeviceSession& session = *h.session;
         auto& driver = dynamic_cast<line::LineDriver&>(session.driver());
-        REQUIRE(h.pump_until([&] { return !h.all<BoardDump>().empty(); }));
-        e.set_position(BoardState::start_position());
+        REQUIRE(h.pump_until([&] { return !h.all<BoardSnapshot>().empty(); }));
+        e.set_position(BoardReading::start_position());
         REQUIRE(h.pump_until([&] { return driver.board() == seen(e.position(), kind); }));
 
         // The frame that would show e2 empty stops after 10 bytes: the cable is pulled.
         e.cut_next_frame(10);
         e.lift(Square::parse("e2"));
         REQUIRE(h.pump_until([&] { return session.in_packet(); }));
-        const std::size_t changes = h.all<SquareChanged>().size();
-        const std::size_t dumps = h.all<BoardDump>().size();
+        const std::size_t changes = h.all<SquareChange>().size();
+        const std::size_t dumps = h.all<BoardSnapshot>().size();
         e.unplug();
         REQUIRE(h.pump_until([&] { return !session.connected(); }));
         CHECK(session.framer_stats().dropped_partial == 1);
-        CHECK(h.all<SquareChanged>().size() == changes); // nothing from the half
+        CHECK(h.all<SquareChange>().size() == changes); // nothing from the half
         CHECK(driver.bad_frames() == 0);
         e.place(Square::parse("e4"), Piece::WPawn); // moved while away
         e.replug();
-        REQUIRE(h.pump_until([&] { return h.all<BoardDump>().size() > dumps; }));
-        BoardState want = BoardState::start_position();
+        REQUIRE(h.pump_until([&] { return h.all<BoardSnapshot>().size() > dumps; }));
+        BoardReading want = BoardReading::start_position();
         want.set(Square::parse("e2"), Piece::None);
         want.set(Square::parse("e4"), Piece::WPawn);
-        CHECK(h.all<BoardDump>().back().board == seen(want, kind)); // the board as it stands now
-        CHECK(h.all<SquareChanged>().size() == changes);           // a dump, not square changes
+        CHECK(h.all<BoardSnapshot>().back().board == seen(want, kind)); // the board as it stands now
+        CHECK(h.all<SquareChange>().size() == changes);           // a dump, not square changes
         CHECK(h.last<LinkStatus>()->reason.rfind("reconnected", 0) == 0);
     }
 }

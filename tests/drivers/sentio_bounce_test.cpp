@@ -14,7 +14,7 @@ using namespace eboard::drivers::test;
 
 namespace {
 
-constexpr Millis kFrameMs = 100;  // the frame period the daemon's emulated Sentio uses
+constexpr TimeMs kFrameMs = 100;  // the frame period the daemon's emulated Sentio uses
 
 /// A Sentio from the registry with `params` (e.g. vote-frames), as eboardd makes it.
 std::unique_ptr<Driver> sentio_driver(const std::map<std::string, std::string>& params = {}) {
@@ -34,10 +34,10 @@ emu::LineEmulatorOptions sentio_board() {
     return eo;
 }
 
-/// The squares (game numbering) that changed in SquareChanged events from index `from` on.
+/// The squares (game numbering) that changed in SquareChange events from index `from` on.
 std::vector<std::string> changes_since(const RecordingHost& host, std::size_t from) {
     std::vector<std::string> out;
-    const auto all = host.all<SquareChanged>();
+    const auto all = host.all<SquareChange>();
     for (std::size_t i = from; i < all.size(); ++i)
         out.push_back(all[i].square.name() + (all[i].reading.occupied ? "+" : "-"));
     return out;
@@ -45,10 +45,10 @@ std::vector<std::string> changes_since(const RecordingHost& host, std::size_t fr
 
 /// Driver events as the daemon feeds them to the reconstruction (daemon/device_link.cpp).
 void feed_recon(eboard::test::Run& r, const DriverEvent& e) {
-    if (const auto* c = std::get_if<SquareChanged>(&e)) {
-        r.take(r.rec.feed(SquareChange{c->at_ms, c->square, eboard::SquareReading{c->reading.occupied, c->reading.piece}}));
-    } else if (const auto* d = std::get_if<BoardDump>(&e)) {
-        BoardSnapshot snap{d->at_ms, {}};
+    if (const auto* c = std::get_if<SquareChange>(&e)) {
+        r.take(r.rec.feed(SquareChange{c->t_ms, c->square, eboard::SquareReading{c->reading.occupied, c->reading.piece}}));
+    } else if (const auto* d = std::get_if<BoardSnapshot>(&e)) {
+        BoardSnapshot snap{d->t_ms, {}};
         for (int s = 0; s < 64; ++s) {
             const auto x = d->board.at(Square(s));
             snap.board[static_cast<std::size_t>(s)] = eboard::SquareReading{x.occupied, x.piece};
@@ -66,7 +66,7 @@ void feed_recon(eboard::test::Run& r, const DriverEvent& e) {
 /// = bounces the board sent.
 eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::string, std::string>& params,
                                     bool forced, double bounce_probability, int* bounces) {
-    const std::vector<BoardState> boards = game_boards(game);
+    const std::vector<BoardReading> boards = game_boards(game);
     emu::LineEmulatorOptions eo = sentio_board();
     eo.bounce_probability = bounce_probability;
     eo.position = boards.front();
@@ -77,8 +77,8 @@ eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::str
     cfg.clock = false;
     eboard::test::Run run(cfg);
     std::size_t fed = 0;
-    const auto advance = [&](Millis ms) {
-        for (const Millis end = loop.now + ms; loop.now < end;) {
+    const auto advance = [&](TimeMs ms) {
+        for (const TimeMs end = loop.now + ms; loop.now < end;) {
             loop.run(10, 10);
             for (; fed < loop.host.events.size(); ++fed) feed_recon(run, loop.host.events[fed]);
             run.take(run.rec.feed(Tick{loop.now}));
@@ -124,15 +124,15 @@ PgnGame kasparov_game_1() {
 } // namespace
 
 TEST_CASE("sentio 3.2 a bounce caught by one frame is no lift with the default 2-of-3 vote") {
-    const BoardState start = sentio::board_of(BoardState::start_position().occupancy());
+    const BoardReading start = sentio::board_of(BoardReading::start_position().occupancy());
     for (const bool vote_one : {false, true}) {
         INFO(std::string(vote_one ? "vote-frames=1" : "default"));
         emu::LineBoardEmu board(sentio_board());
         auto driver = vote_one ? sentio_driver({{"vote-frames", "1"}}) : sentio_driver();
         Loopback loop(board, *driver);
-        REQUIRE(loop.run_until([&] { return !loop.host.all<BoardDump>().empty(); }, 10 * kFrameMs));
-        CHECK(loop.host.all<BoardDump>().back().board == start);
-        const std::size_t before = loop.host.all<SquareChanged>().size();
+        REQUIRE(loop.run_until([&] { return !loop.host.all<BoardSnapshot>().empty(); }, 10 * kFrameMs));
+        CHECK(loop.host.all<BoardSnapshot>().back().board == start);
+        const std::size_t before = loop.host.all<SquareChange>().size();
 
         board.bounce_next_frame(Square::parse("g1"));
         loop.run(5 * kFrameMs);
@@ -140,10 +140,10 @@ TEST_CASE("sentio 3.2 a bounce caught by one frame is no lift with the default 2
         else CHECK(changes_since(loop.host, before).empty());
 
         // A real lift is reported: with the vote, one frame later than without.
-        const std::size_t lifted_at = loop.host.all<SquareChanged>().size();
-        const Millis t0 = loop.now;
+        const std::size_t lifted_at = loop.host.all<SquareChange>().size();
+        const TimeMs t0 = loop.now;
         board.lift(Square::parse("g1"));
-        REQUIRE(loop.run_until([&] { return loop.host.all<SquareChanged>().size() > lifted_at; }, 5 * kFrameMs));
+        REQUIRE(loop.run_until([&] { return loop.host.all<SquareChange>().size() > lifted_at; }, 5 * kFrameMs));
         CHECK(changes_since(loop.host, lifted_at) == std::vector<std::string>{"g1-"});
         CHECK(loop.now - t0 <= (vote_one ? 1 : 2) * kFrameMs);
     }

@@ -1,6 +1,7 @@
 // The Sentio driver (certabo-sentio.md 2.2): on byte buffers with simulated time, against the
 // emulator over a pty, and every move of every game in ../shared/data/games through a
 // loopback, both orientations; a human's lifts and slides (rules/handling.hpp) on top.
+#include "base/placement.hpp"
 #include "line_harness.hpp"
 
 #include "drivers/core/registry.hpp"
@@ -16,7 +17,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-Bytes frame(const BoardState& b, bool rotated = false) {
+Bytes frame(const BoardReading& b, bool rotated = false) {
     const std::string t = line::encode_frame(sentio::numbers_of(b.occupancy(), rotated));
     return {t.begin(), t.end()};
 }
@@ -43,21 +44,21 @@ TEST_CASE("sentio 2.2 driver: first frame -> board of unknown occupants, then sq
     RecordingHost host;
     sentio::SentioDriver d(unvoted());
     d.start(host, 0);
-    feed(d, frame(BoardState::start_position()), 10);
+    feed(d, frame(BoardReading::start_position()), 10);
     REQUIRE(host.all<DeviceInfo>().size() == 1);
     CHECK(host.all<DeviceInfo>()[0].driver == "sentio");
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board.placement() == kUnknownStart);
-    BoardState after = BoardState::start_position();
-    after.set(Square::parse("e2"), drivers::SquareReading::empty());
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(write_placement(host.all<BoardSnapshot>()[0].board) == kUnknownStart);
+    BoardReading after = BoardReading::start_position();
+    after.set(Square::parse("e2"), SquareReading::empty());
     after.set(Square::parse("e4"), Piece::WPawn);
     feed(d, frame(after), 20);
-    const auto ch = host.all<SquareChanged>();
+    const auto ch = host.all<SquareChange>();
     REQUIRE(ch.size() == 2);
     CHECK(ch[0].square == Square::parse("e2"));
     CHECK_FALSE(ch[0].reading.occupied);
     CHECK(ch[1].square == Square::parse("e4"));
-    CHECK(ch[1].reading == drivers::SquareReading::unknown_occupant());
+    CHECK(ch[1].reading == SquareReading::unknown());
     CHECK(host.sent.empty());  // the board streams; nothing is asked
 }
 
@@ -67,14 +68,14 @@ TEST_CASE("sentio orientation: a board turned round reports its a8 corner first 
     o.rotated = true;
     sentio::SentioDriver d(o);
     d.start(host, 0);
-    BoardState b;
+    BoardReading b;
     b.set(Square::parse("a1"), Piece::WRook);
     const std::string t = ":0 0 0 0 0 0 0 1 \r\n";  // the board's own h1 = the game's a8
     feed(d, Bytes(t.begin(), t.end()), 0);
-    REQUIRE(host.all<BoardDump>().size() == 1);
-    CHECK(host.all<BoardDump>()[0].board.placement() == "?7/8/8/8/8/8/8/8");
+    REQUIRE(host.all<BoardSnapshot>().size() == 1);
+    CHECK(write_placement(host.all<BoardSnapshot>()[0].board) == "?7/8/8/8/8/8/8/8");
     feed(d, frame(b, true), 1);
-    CHECK(d.board().placement() == "8/8/8/8/8/8/8/?7");
+    CHECK(write_placement(d.board()) == "8/8/8/8/8/8/8/?7");
 }
 
 TEST_CASE("sentio 2.3 a Certabo frame (320 numbers) is dropped with a clear note, nothing reported") {
@@ -98,11 +99,11 @@ TEST_CASE("sentio: event-driven ticks: the silence limit while linked, nothing w
     RecordingHost host;
     sentio::SentioDriver d;
     d.start(host, 0);
-    feed(d, frame(BoardState::start_position()), 100);
+    feed(d, frame(BoardReading::start_position()), 100);
     CHECK(d.next_tick_ms(200) == 5100);  // not polled every 50 ms: the silence limit only
     d.on_tick(5100);
     CHECK(d.next_tick_ms(5100) == kNoTick);  // down: the next frame comes by itself
-    feed(d, frame(BoardState::start_position()), 6000);
+    feed(d, frame(BoardReading::start_position()), 6000);
     CHECK(d.next_tick_ms(6000) == 11000);
     d.set_leds(Bitboard{1});  // a wanted LED change is due at once
     CHECK(d.next_tick_ms(6000) == 6000);
@@ -112,16 +113,16 @@ TEST_CASE("sentio: silence takes the link down, the next frame brings it back wi
     RecordingHost host;
     sentio::SentioDriver d(unvoted());
     d.start(host, 0);
-    feed(d, frame(BoardState::start_position()), 100);
+    feed(d, frame(BoardReading::start_position()), 100);
     d.on_tick(5099);
     CHECK(host.all<LinkStatus>().empty());
     d.on_tick(5100);
     REQUIRE(host.all<LinkStatus>().size() == 1);
     CHECK_FALSE(host.all<LinkStatus>()[0].connected);
-    feed(d, frame(BoardState::start_position()), 6000);
+    feed(d, frame(BoardReading::start_position()), 6000);
     REQUIRE(host.all<LinkStatus>().size() == 2);
     CHECK(host.all<LinkStatus>()[1].connected);
-    CHECK(host.all<BoardDump>().size() == 2);
+    CHECK(host.all<BoardSnapshot>().size() == 2);
 }
 
 TEST_CASE("sentio registry: 38400/8n1 without DTR, no USB id claimed, options checked") {
@@ -148,10 +149,10 @@ TEST_CASE("sentio emu over a pty: board, a move, LEDs acknowledged with 'L', unp
     eo.fragment_max = 9;
     LineHarness<sentio::SentioDriver> h(eo, std::make_unique<sentio::SentioDriver>());
     REQUIRE(h.ready());
-    CHECK(h.all<BoardDump>().front().board.placement() == kUnknownStart);
+    CHECK(write_placement(h.all<BoardSnapshot>().front().board) == kUnknownStart);
     h.emu->move(Square::parse("g1"), Square::parse("f3"));
-    REQUIRE(h.pump_until([&] { return h.all<SquareChanged>().size() >= 2; }));
-    CHECK(h.driver->board().placement() == unknowns("xxxxxxxx/xxxxxxxx/8/8/8/5x2/xxxxxxxx/xxxxxx1x"));
+    REQUIRE(h.pump_until([&] { return h.all<SquareChange>().size() >= 2; }));
+    CHECK(write_placement(h.driver->board()) == unknowns("xxxxxxxx/xxxxxxxx/8/8/8/5x2/xxxxxxxx/xxxxxx1x"));
     h.driver->set_leds(bb(Square::parse("g1")) | bb(Square::parse("f3")));
     REQUIRE(h.pump_until([&] { return h.driver->led_kind() == line::LedKind::Classic; }));
     CHECK(h.emu->leds() == (bb(Square::parse("g1")) | bb(Square::parse("f3"))));
@@ -195,17 +196,17 @@ TEST_CASE("sentio emu: a human's lifts, slides and capture orders end in the rig
             REQUIRE(m.has_value());
             hands.play(pos, m.value());
             pos.make_move(m.value());
-            const Millis offset = loop.now;
+            const TimeMs offset = loop.now;
             for (const SensorEvent& e : hands.take_events()) {
-                loop.run(std::max<Millis>(0, offset + time_of(e) - loop.now), 5);
+                loop.run(std::max<TimeMs>(0, offset + time_of(e) - loop.now), 5);
                 if (const auto* c = std::get_if<eboard::SquareChange>(&e)) {
                     if (c->reading.occupied) board.place(c->square, c->reading.piece);
                     else board.lift(c->square);
                 }
             }
-            const BoardState want = sentio::board_of(board_of(pos).occupancy());
+            const BoardReading want = sentio::board_of(board_of(pos).occupancy());
             REQUIRE(loop.run_until([&] { return driver.board() == want; }, 200, 5));
-            changes = loop.host.all<SquareChanged>().size();
+            changes = loop.host.all<SquareChange>().size();
         }
         // The intermediate states (a lifted piece, a slide) were seen, not only the results.
         CHECK(changes > 2 * g.san.size());

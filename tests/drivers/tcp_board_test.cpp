@@ -107,8 +107,8 @@ TEST_CASE("dgt:tcp:HOST:PORT: a game through ser2net, then ser2net hangs up: the
     h.session = std::move(s.value());
     h.session->start();
     auto& driver = dynamic_cast<dgt::DgtDriver&>(h.session->driver());
-    REQUIRE(h.pump_until([&] { return driver.ready() && !h.all<BoardDump>().empty(); }));
-    CHECK(h.all<BoardDump>().back().board == BoardState::start_position());
+    REQUIRE(h.pump_until([&] { return driver.ready() && !h.all<BoardSnapshot>().empty(); }));
+    CHECK(h.all<BoardSnapshot>().back().board == BoardReading::start_position());
     REQUIRE(h.pump_until([&] { return driver.clock_model() == ClockModel::Dgt3000; }));
 
     const auto boards = game_boards(

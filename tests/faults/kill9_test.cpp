@@ -90,9 +90,9 @@ class FreePlayers {
   private:
     enum class Stage { Waiting, Handling, Pressed };
 
-    drivers::BoardState state_at(int ply) const {
+    BoardReading state_at(int ply) const {
         const Position pos = board_.position_at(ply);
-        drivers::BoardState b;
+        BoardReading b;
         for (int s = 0; s < 64; ++s) b.set(Square(s), pos.piece_on(Square(s)));
         return b;
     }

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 using namespace eboard;
 

@@ -58,8 +58,8 @@ TEST_CASE("libserialport: certabo:/dev/ttyUSB0 on the CP210x id: 38400 8N1, DTR 
     port.attach(e.service());
     UriSession h("certabo:/dev/ttyUSB0", {});
     auto& d = h.driver<certabo::CertaboDriver>();
-    REQUIRE(h.pump_until([&] { return d.calibrated() && !h.all<BoardDump>().empty(); }));
-    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
+    REQUIRE(h.pump_until([&] { return d.calibrated() && !h.all<BoardSnapshot>().empty(); }));
+    CHECK(h.all<BoardSnapshot>().front().board == BoardReading::start_position());
     CHECK(h.all<LinkStatus>().front().reason == "/dev/ttyUSB0");
     check_line(port);
 
@@ -80,8 +80,8 @@ TEST_CASE("libserialport: sentio:/dev/ttyUSB0: 38400 8N1, DTR cleared, occupancy
     port.attach(e.service());
     UriSession h("sentio:/dev/ttyUSB0", {});
     auto& d = h.driver<sentio::SentioDriver>();
-    REQUIRE(h.pump_until([&] { return !h.all<BoardDump>().empty(); }));
-    CHECK(h.all<BoardDump>().front().board == seen(BoardState::start_position(), emu::LineBoardKind::Sentio));
+    REQUIRE(h.pump_until([&] { return !h.all<BoardSnapshot>().empty(); }));
+    CHECK(h.all<BoardSnapshot>().front().board == seen(BoardReading::start_position(), emu::LineBoardKind::Sentio));
     check_line(port);
 
     const PgnGame g = first_game("kasparov-deep-blue-1997.pgn");

@@ -67,8 +67,8 @@ TEST_CASE("libserialport: dgt:/dev/ttyACM0 runs the DGT driver: DTR and RTS on, 
     opt.params["startup-delay-ms"] = "0";
     UriSession h("dgt:/dev/ttyACM0", opt);
     auto& d = h.driver<dgt::DgtDriver>();
-    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
-    CHECK(h.all<BoardDump>().front().board == BoardState::start_position());
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardSnapshot>().empty(); }));
+    CHECK(h.all<BoardSnapshot>().front().board == BoardReading::start_position());
     CHECK(h.all<LinkStatus>().front().reason == "/dev/ttyACM0");
 
     // What the driver's line settings did to the device.
@@ -109,7 +109,7 @@ TEST_CASE("libserialport: millennium.exclusive on an FTDI ttyUSB0: 38400 7O1, DT
     opt.params["startup-delay-ms"] = "0";
     UriSession h("millennium.exclusive:/dev/ttyUSB0", opt);
     auto& d = h.driver<millennium::MillenniumDriver>();
-    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardSnapshot>().empty(); }));
     CHECK(d.order() == millennium::SquareOrder::A8First); // found from the start position
 
     CHECK_FALSE(port.dtr());
@@ -143,7 +143,7 @@ TEST_CASE("libserialport: millennium (eONE, the default model) opens 8N1 and rea
     opt.params["startup-delay-ms"] = "0";
     UriSession h("millennium:/dev/ttyUSB0", opt);
     auto& d = h.driver<millennium::MillenniumDriver>();
-    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardDump>().empty(); }));
+    REQUIRE(h.pump_until([&] { return d.ready() && !h.all<BoardSnapshot>().empty(); }));
     termios t{};
     REQUIRE(port.tty.line_settings(t));
     CHECK(cfgetospeed(&t) == B38400);
@@ -199,12 +199,12 @@ TEST_CASE("libserialport: unplugged and plugged in again mid-game: reopened by l
     REQUIRE(h.pump_until([&] { return !h.session->connected(); }));
     CHECK(h.last<LinkStatus>()->reason.find("hung up") != std::string::npos);
     play_on_board(e, boards[10], boards[11]); // a move while the board is away
-    const std::size_t dumps = h.all<BoardDump>().size();
+    const std::size_t dumps = h.all<BoardSnapshot>().size();
     e.replug();
     REQUIRE(
-        h.pump_until([&] { return h.session->connected() && h.all<BoardDump>().size() > dumps; }));
+        h.pump_until([&] { return h.session->connected() && h.all<BoardSnapshot>().size() > dumps; }));
     CHECK(h.last<LinkStatus>()->connected);
-    CHECK(h.all<BoardDump>().back().board == boards[11]);
+    CHECK(h.all<BoardSnapshot>().back().board == boards[11]);
     CHECK(port.tty.modem_requests().size() > modem_requests); // DTR and RTS set again on reopen
     CHECK(port.dtr());
     CHECK(port.rts());

@@ -35,7 +35,7 @@ std::unique_ptr<Transport> open_chessnut(std::string_view address = {}) {
 /// Plays moves [from, to) of `g` on the emulator; the driver must follow each.
 void play_moves(ChessnutHarness& h, const PgnGame& g, int from, int to) {
     int i = 0;
-    (void)for_each_move(g, [&](const BoardState& before, const BoardState& after) {
+    (void)for_each_move(g, [&](const BoardReading& before, const BoardReading& after) {
         const int n = i++;
         if (n < from || n >= to) return;
         play_on_board(*h.emu, before, after);
@@ -57,14 +57,14 @@ TEST_CASE("chessnut over libusb: found by VID:PID, usbhid detached, start-up at 
     CHECK(b.bus.stats(id).kernel_detaches == 1);
     const auto driver = dynamic_cast<ChessnutDriver*>(&session.driver());
     REQUIRE(driver != nullptr);
-    const Millis end = steady_now_ms() + kEventDeadlineMs;
+    const TimeMs end = steady_now_ms() + kEventDeadlineMs;
     const auto battery = [&] {
         return std::any_of(events.begin(), events.end(), [](const DriverEvent& ev) { return std::holds_alternative<BatteryInfo>(ev); });
     };
     while (!(driver->ready() && battery()) && steady_now_ms() < end) session.poll(20);
     REQUIRE(driver->ready());
     REQUIRE(battery());
-    CHECK(driver->board() == BoardState::start_position());
+    CHECK(driver->board() == BoardReading::start_position());
     const auto link = std::get<LinkStatus>(events.front());
     CHECK(link.connected);
     CHECK(link.reason == "usb:1.4 (2d80:8002)");
@@ -160,7 +160,7 @@ TEST_CASE("chessnut over libusb: unplugged and plugged in again in the middle of
 
     // Plugged in again (a new address, as on real hardware): found, reopened, the game goes on
     // from the position standing on the board.
-    const BoardState standing = h.emu->position();
+    const BoardReading standing = h.emu->position();
     (void)b.bus.plug(air(9), e);
     auto back = poll_events(m, 1);
     REQUIRE(back.size() == 1);

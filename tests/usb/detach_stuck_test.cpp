@@ -53,7 +53,7 @@ struct StuckBoardDaemon {
             notify.path(), (dir.path / "stderr").string()) {
         REQUIRE(notify.wait_for("READY=1"));
         // The device thread made its write and hangs in it (libusb's 1 s timeout cannot end it).
-        const Millis end = steady_now_ms() + kEventDeadlineMs;
+        const TimeMs end = steady_now_ms() + kEventDeadlineMs;
         while (b.bus.stats(id).held == 0 && steady_now_ms() < end)
             std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the fake's counter
         REQUIRE(b.bus.stats(id).held > 0);
@@ -102,7 +102,7 @@ TEST_CASE("ATTACH of a board DETACHed while its thread still holds the device op
     auto& d = t.d;
     const std::string& socket = t.socket;
     auto& dir = t.dir;
-    Millis end = 0;
+    TimeMs end = 0;
     INFO(eboard::test::slurp(dir.path / "stderr"));
     REQUIRE(ask(socket, R"({"class":"DETACH","board":"chessnut:usb:1.9","id":1})", 10000).find("\"OK\"") !=
             std::string::npos);

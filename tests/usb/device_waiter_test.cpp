@@ -59,7 +59,7 @@ TEST_CASE("a usb board plugged in ends the wait at once (libusb hotplug), other 
     auto stop_after_a_while = [&](int) { return ++pauses < 10; }; // about 0.5 s of slices
     CHECK(w.wait(stop_after_a_while) == DeviceWaiter::Wake::Stopped);
 
-    const Millis t0 = steady_now_ms();
+    const TimeMs t0 = steady_now_ms();
     (void)b.bus.plug(chessnut_air(4), std::make_shared<emu::ChessnutEmulator>());
     CHECK(w.wait([](int) { return true; }) == DeviceWaiter::Wake::Arrived);
     CHECK(steady_now_ms() - t0 < 5000); // not the fallback timer
@@ -80,7 +80,7 @@ TEST_CASE("eboardd opens a usb board the moment it is plugged in") {
     REQUIRE(first.has_value()); // VERSION
     // The daemon found no board and waits on hotplug.
     auto logged = [&](const std::string& what) {
-        for (const Millis end = steady_now_ms() + 20000; steady_now_ms() < end;) {
+        for (const TimeMs end = steady_now_ms() + 20000; steady_now_ms() < end;) {
             std::ifstream in(err);
             std::stringstream text;
             text << in.rdbuf();

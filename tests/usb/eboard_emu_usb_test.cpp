@@ -24,7 +24,7 @@ class Lines {
     explicit Lines(int fd) : fd_(fd) {}
     /// The next line containing `needle`; "" if none came within `timeout_ms`.
     std::string until(const std::string& needle, int timeout_ms = 10000) {
-        const Millis end = steady_now_ms() + timeout_ms;
+        const TimeMs end = steady_now_ms() + timeout_ms;
         for (;;) {
             for (auto nl = buf_.find('\n'); nl != std::string::npos; nl = buf_.find('\n')) {
                 std::string line = buf_.substr(0, nl);
@@ -32,7 +32,7 @@ class Lines {
                 seen_ += line + "\n";
                 if (line.find(needle) != std::string::npos) return line;
             }
-            const Millis left = end - steady_now_ms();
+            const TimeMs left = end - steady_now_ms();
             pollfd p{fd_, POLLIN, 0};
             if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) return "";
             char c[4096];

@@ -2,7 +2,7 @@
 # under umockdev's preload (umockdev-wrapper), which must be in the process from exec time on
 # (testing-without-hardware.md 3.4); catch_discover_tests uses CROSSCOMPILING_EMULATOR both to
 # list and to run the tests.
-target_link_libraries(test_${name} PRIVATE eboard_drivers eboard_emu_umockdev)
+target_link_libraries(test_${name} PRIVATE eboard_drivers eboard_emu_umockdev eboard_rules)
 if(EBOARD_SANITIZE AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   # gcc's shared ASan runtime must come first; the preload comes before it (3.4 gotchas).
   set_target_properties(test_${name} PROPERTIES CROSSCOMPILING_EMULATOR

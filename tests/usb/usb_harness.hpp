@@ -23,9 +23,9 @@ inline constexpr int kEventDeadlineMs = 30000;
 /// a departure may come in one poll() or in several.
 inline std::vector<UsbHotplugEvent> poll_events(UsbMonitor& m, std::size_t count) {
     std::vector<UsbHotplugEvent> got;
-    const Millis end = steady_now_ms() + kEventDeadlineMs;
+    const TimeMs end = steady_now_ms() + kEventDeadlineMs;
     while (got.size() < count && steady_now_ms() < end) {
-        auto more = m.poll(static_cast<int>(std::max<Millis>(0, end - steady_now_ms())));
+        auto more = m.poll(static_cast<int>(std::max<TimeMs>(0, end - steady_now_ms())));
         got.insert(got.end(), more.begin(), more.end());
     }
     return got;
@@ -49,13 +49,13 @@ struct EchoDevice final : emu::UsbReportDevice {
     std::vector<std::vector<std::uint8_t>> received;
     int power_ons = 0;
 
-    void out_report(std::span<const std::uint8_t> r, Millis) override {
+    void out_report(std::span<const std::uint8_t> r, TimeMs) override {
         const std::lock_guard lock(mutex);
         received.emplace_back(r.begin(), r.end());
         pending.emplace_back(r.begin(), r.end());
         cv.notify_all();
     }
-    std::optional<std::vector<std::uint8_t>> in_report(Millis) override {
+    std::optional<std::vector<std::uint8_t>> in_report(TimeMs) override {
         const std::lock_guard lock(mutex);
         if (pending.empty()) return std::nullopt;
         auto r = std::move(pending.front());
@@ -66,7 +66,7 @@ struct EchoDevice final : emu::UsbReportDevice {
         std::unique_lock lock(mutex);
         cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return !pending.empty(); });
     }
-    void power_on(Millis) override {
+    void power_on(TimeMs) override {
         const std::lock_guard lock(mutex);
         ++power_ons;
         pending.clear();
@@ -85,7 +85,7 @@ struct EchoDevice final : emu::UsbReportDevice {
 /// Reads from `t` until a report arrives or `timeout_ms` passed.
 inline std::vector<std::uint8_t> read_report(Transport& t, int timeout_ms = 2000) {
     std::array<std::uint8_t, 256> buf{};
-    const Millis end = steady_now_ms() + timeout_ms;
+    const TimeMs end = steady_now_ms() + timeout_ms;
     while (steady_now_ms() < end && !t.disconnected()) {
         const std::size_t n = t.read(buf, 50);
         if (n > 0) return {buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n)};

@@ -130,7 +130,7 @@ TEST_CASE("an unplugged board is reported by the open transport") {
     CHECK(read_report(tr) == std::vector<std::uint8_t>{1});
     b.bus.unplug(id);
     std::array<std::uint8_t, 64> buf{};
-    const Millis end = steady_now_ms() + 3000;
+    const TimeMs end = steady_now_ms() + 3000;
     while (!tr.disconnected() && steady_now_ms() < end) (void)tr.read(buf, 20);
     REQUIRE(tr.disconnected());
     CHECK(tr.error().find("unplugged") != std::string::npos);

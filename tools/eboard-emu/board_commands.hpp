@@ -2,6 +2,7 @@
 // ("lift e2", "place e4 P", "move e2 e4", "fen <placement>") and a line reader for stdin.
 #pragma once
 
+#include "base/placement.hpp"
 #include "drivers/core/board_state.hpp"
 
 #include <functional>
@@ -22,7 +23,7 @@ bool board_command(Emulator& e, const std::string& verb, const std::string& a, c
     else if (verb == "move" && Square::parse(a).valid() && Square::parse(b).valid())
         e.move(Square::parse(a), Square::parse(b));
     else if (verb == "fen") {
-        auto board = drivers::BoardState::from_placement(a);
+        auto board = read_placement(a, true);
         if (!board) return false;
         e.set_position(board.value());
     } else

@@ -1,3 +1,4 @@
+#include "base/placement.hpp"
 #include "tools/eboard-emu/chessnut_usb.hpp"
 
 #include "drivers/core/trace.hpp"
@@ -78,7 +79,7 @@ int run_chessnut(int argc, char** argv) {
                 break;
             }
             if (arg == "--fen") {
-                auto b = BoardState::from_placement(value());
+                auto b = read_placement(value(), true);
                 if (!b) {
                     std::fprintf(stderr, "eboard-emu: bad FEN: %s\n", b.error().message.c_str());
                     return 2;

@@ -8,6 +8,7 @@
 // DGT and Millennium: "unplug", "plug" (--link PATH: a symlink that follows the board's new pty).
 // `eboard-emu chessnut ...` (or `--board chessnut ...`) serves a Chessnut board as a fake USB
 // device under umockdev instead (chessnut_usb.hpp).
+#include "base/placement.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
 #include "drivers/emu/line_emulator.hpp"
 #include "drivers/emu/millennium_emulator.hpp"
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
                 line_board = true;
                 line.kind = b.find("sentio") != std::string::npos ? emu::LineBoardKind::Sentio : emu::LineBoardKind::Certabo;
             } else if (arg == "--fen") {
-                auto b = BoardState::from_placement(value());
+                auto b = read_placement(value(), true);
                 if (!b) {
                     std::fprintf(stderr, "eboard-emu: bad FEN: %s (column %d)\n", b.error().message.c_str(), b.error().column);
                     return 2;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "drivers/core/registry.hpp"
-#include "rules/expected.hpp"
+#include "base/expected.hpp"
 
 namespace eboard::tools {
 

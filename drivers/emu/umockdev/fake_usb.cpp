@@ -145,7 +145,7 @@ struct FakeDevice {
 
     /// Gives parked IN URBs the reports the device has now.
     void feed_in() {
-        const Millis now = steady_now_ms();
+        const TimeMs now = steady_now_ms();
         while (!parked_in.empty()) {
             auto report = model->in_report(now);
             if (!report) break;

@@ -6,7 +6,7 @@
 #include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/trace.hpp"
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -24,10 +24,10 @@ enum class LedKind : std::uint8_t {
 };
 
 struct LedOptions {
-    Millis interval_ms = 600;      ///< at most one command per interval (picochess, 4.4)
+    TimeMs interval_ms = 600;      ///< at most one command per interval (picochess, 4.4)
     int repeats = 0;               ///< send each command this many extra times (certabodriver: 2)
-    Millis repeat_gap_ms = 100;    ///< between repeats (certabodriver)
-    Millis ack_wait_ms = 400;      ///< no 'L' this long after the first command: try RGB (4.3)
+    TimeMs repeat_gap_ms = 100;    ///< between repeats (certabodriver)
+    TimeMs ack_wait_ms = 400;      ///< no 'L' this long after the first command: try RGB (4.3)
     LedKind kind = LedKind::Unknown;  ///< known from the model: no detection
 };
 
@@ -46,13 +46,13 @@ class LedChannel {
     /// Wants exactly `on` lit (eboard squares).
     void set(Bitboard on) { pending_ = on; }
     /// An acknowledgement letter arrived ('L' or 'D').
-    void on_ack(char letter, Millis now);
+    void on_ack(char letter, TimeMs now);
     /// Sends what is due at `now`; `rotated` = the board stands turned round.
-    void tick(Millis now, bool rotated, const Send& send);
+    void tick(TimeMs now, bool rotated, const Send& send);
     /// When tick() has something to do next: the end of the acknowledgement wait, a repeat, a
     /// wanted change once the interval since the last command passed; kNoTick when nothing
     /// waits (set() and on_ack() come with a tick of their own).
-    [[nodiscard]] Millis next_due(Millis now) const;
+    [[nodiscard]] TimeMs next_due(TimeMs now) const;
 
     [[nodiscard]] LedKind kind() const noexcept { return kind_; }
     /// The squares last sent to the board, if any.
@@ -66,9 +66,9 @@ class LedChannel {
     LedKind kind_ = LedKind::Unknown;
     std::optional<Bitboard> pending_, sent_;
     std::vector<std::uint8_t> last_bytes_;
-    Millis sent_at_ = 0, repeat_at_ = 0;
+    TimeMs sent_at_ = 0, repeat_at_ = 0;
     int repeats_left_ = 0;
-    std::optional<Millis> probe_at_;  // when the first classic command went out
+    std::optional<TimeMs> probe_at_;  // when the first classic command went out
     bool rgb_probed_ = false;
     bool resend_ = false;  // the last command must go out again in the classic form
 };

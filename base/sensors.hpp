@@ -1,5 +1,6 @@
 // The input vocabulary of move reconstruction: what a board driver and a clock driver report.
-// Drivers produce these values, the daemon feeds them to a Reconstructor (rules/reconstruction.hpp).
+// Drivers produce these values (drivers/core/events.hpp reports them as they are), the daemon
+// feeds them to a Reconstructor (rules/reconstruction.hpp).
 //
 // Squares a1=0 .. h8=63 as the board numbers them when White sits at its a1 side (a driver
 // converts its own field numbers once). A board set up the other way round (Black at the
@@ -13,7 +14,7 @@
 #include <cstdint>
 #include <variant>
 
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 namespace eboard {
 
@@ -22,7 +23,11 @@ using TimeMs = std::int64_t;
 
 /// One square as the board sees it: empty; occupied by an unknown piece (occupancy-only boards:
 /// Sentio, Pegasus, hall-sensor boards); or occupied by a known piece (identity boards: DGT,
-/// Certabo, Millennium, Chessnut).
+/// Certabo, Millennium, Chessnut):
+///   occupied=false                      empty square (piece is Piece::None)
+///   occupied=true, piece != Piece::None identified piece
+///   occupied=true, piece == Piece::None something stands there, identity unknown
+/// The invariant "piece != None implies occupied" is kept by the constructors below.
 struct SquareReading {
     bool occupied = false;
     Piece piece = Piece::None;  ///< the identity when known; Piece::None when empty or unknown
@@ -36,8 +41,25 @@ struct SquareReading {
     constexpr bool operator==(const SquareReading&) const noexcept = default;
 };
 
-/// The whole board: index = square a1=0 .. h8=63.
-using BoardReading = std::array<SquareReading, 64>;
+/// FEN letter of a reading: "PNBRQKpnbrqk", '.' for empty, '?' for an unknown occupant.
+[[nodiscard]] char reading_to_char(SquareReading r) noexcept;
+
+/// The whole board: index = square a1=0 .. h8=63 (an array, so `board[i]` reads square i).
+/// Its text form is a FEN placement field with '?' for unknown occupants (base/placement.hpp).
+struct BoardReading : std::array<SquareReading, 64> {
+    [[nodiscard]] SquareReading at(Square s) const noexcept { return (*this)[idx(s)]; }
+    void set(Square s, SquareReading r) noexcept { (*this)[idx(s)] = r; }
+    void set(Square s, Piece p) noexcept { set(s, SquareReading::of(p)); }
+    /// Bit n set when square n is occupied.
+    [[nodiscard]] Bitboard occupancy() const noexcept;
+    /// The board turned round (a1 <-> h8): what a board wired for the other side reports.
+    [[nodiscard]] BoardReading rotated() const noexcept;
+    /// The standard start position (Art. 2.3).
+    [[nodiscard]] static BoardReading start_position() noexcept;
+
+  private:
+    static std::size_t idx(Square s) noexcept { return static_cast<std::size_t>(s.index() & 63); }
+};
 
 /// One square changed (a DGT FIELD_UPDATE, a Sentio occupancy bit). Drivers report every change
 /// they see, bounces included; filtering is the reconstructor's job.
@@ -80,10 +102,14 @@ struct FlagFall {
 /// A clock button other than the lever, numbered 0..4 from left to right as seen from the front
 /// of the clock (DGT3000: back, minus, play/pause, plus, ok; protocols/dgt.md section 13).
 /// While a pawn of the side to move can promote, buttons choose the promotion piece on
-/// occupancy-only boards (Reconstructor::promotion_for_button).
+/// occupancy-only boards (Reconstructor::promotion_for_button). The driver also gives what it
+/// read: `code` is the raw key code (DGT '1'..'5' = 31..35), `held_mask` the raw ack2 bit mask
+/// (several buttons held at once); 0 when the clock reports none.
 struct ClockButton {
     TimeMs t_ms = 0;
     int button = 0;
+    std::uint8_t code = 0;
+    std::uint8_t held_mask = 0;
 };
 
 /// Nothing happened until `t_ms`: lets settle and grace periods expire. The daemon sends one

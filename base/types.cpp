@@ -1,4 +1,4 @@
-#include "rules/types.hpp"
+#include "base/types.hpp"
 
 namespace eboard {
 

@@ -1,4 +1,4 @@
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/protocol.hpp"
 
 namespace eboard::drivers::line {
 

@@ -1,4 +1,4 @@
-#include "drivers/certabo/line_driver.hpp"
+#include "drivers/line/driver.hpp"
 
 #include <algorithm>
 
@@ -40,17 +40,17 @@ LineDriver::LineDriver(std::string name, std::size_t numbers, LineOptions option
     : trace_(trace_channel(name)), opt_(options), stream_(options.vote_frames), name_(std::move(name)),
       numbers_(numbers), leds_(options.leds, trace_) {}
 
-void LineDriver::start(DriverHost& host, Millis now) {
+void LineDriver::start(DriverHost& host, TimeMs now) {
     // Nothing to send: the board streams frames on its own (2.1). A start after a
     // reconnection begins a fresh board (the session's contract: the start-up ends in a
-    // BoardDump): pieces may have moved while the cable was out.
+    // BoardSnapshot): pieces may have moved while the cable was out.
     host_ = &host;
     last_frame_ = now;
     linked_ = true;
     stream_.reset();
 }
 
-void LineDriver::on_bad_frame(const std::string& why, Millis now) {
+void LineDriver::on_bad_frame(const std::string& why, TimeMs now) {
     ++bad_frames_;
     // One note a second at most: a wrong board type would otherwise note every frame.
     if (last_bad_note_ >= 0 && now - last_bad_note_ < 1000) return;
@@ -58,7 +58,7 @@ void LineDriver::on_bad_frame(const std::string& why, Millis now) {
     trace_.note("frame dropped: " + why);
 }
 
-void LineDriver::on_packet(std::span<const std::uint8_t> packet, Millis now) {
+void LineDriver::on_packet(std::span<const std::uint8_t> packet, TimeMs now) {
     const auto line = decode(packet);
     if (!line) {
         on_bad_frame(line.error().message, now);
@@ -89,15 +89,15 @@ void LineDriver::on_packet(std::span<const std::uint8_t> packet, Millis now) {
     on_frame(line->numbers, now);
 }
 
-void LineDriver::report_info(Millis now) {
+void LineDriver::report_info(TimeMs now) {
     DeviceInfo info;
-    info.at_ms = now;
+    info.t_ms = now;
     info.driver = name_;
     info.trademark = description();
     host_->emit(info);
 }
 
-void LineDriver::on_tick(Millis now) {
+void LineDriver::on_tick(TimeMs now) {
     if (!host_) return;
     if (linked_ && now - last_frame_ >= opt_.silence_ms) {
         linked_ = false;
@@ -108,8 +108,8 @@ void LineDriver::on_tick(Millis now) {
     leds_.tick(now, opt_.rotated, [this](std::span<const std::uint8_t> b) { host_->send(b); });
 }
 
-Millis LineDriver::next_tick_ms(Millis now) const {
-    Millis due = leds_.next_due(now);
+TimeMs LineDriver::next_tick_ms(TimeMs now) const {
+    TimeMs due = leds_.next_due(now);
     if (linked_) due = std::min(due, last_frame_ + opt_.silence_ms);
     return due;
 }

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "drivers/core/framer.hpp"
-#include "rules/expected.hpp"
-#include "rules/types.hpp"
+#include "base/expected.hpp"
+#include "base/types.hpp"
 
 #include <array>
 #include <cstdint>

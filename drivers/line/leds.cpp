@@ -1,8 +1,8 @@
-#include "drivers/certabo/leds.hpp"
+#include "drivers/line/leds.hpp"
 
 #include <algorithm>
 
-#include "drivers/certabo/line_protocol.hpp"
+#include "drivers/line/protocol.hpp"
 
 namespace eboard::drivers::line {
 
@@ -12,7 +12,7 @@ std::vector<std::uint8_t> LedChannel::encode(Bitboard on, bool rotated, LedKind 
     return {c.begin(), c.end()};
 }
 
-void LedChannel::on_ack(char letter, Millis now) {
+void LedChannel::on_ack(char letter, TimeMs now) {
     (void)now;
     const LedKind k = letter == 'D' ? LedKind::Rgb : letter == 'L' ? LedKind::Classic : kind_;
     if (k == kind_) return;
@@ -22,7 +22,7 @@ void LedChannel::on_ack(char letter, Millis now) {
     resend_ = k == LedKind::Classic && rgb_probed_;
 }
 
-void LedChannel::tick(Millis now, bool rotated, const Send& send) {
+void LedChannel::tick(TimeMs now, bool rotated, const Send& send) {
     if (kind_ == LedKind::Unknown && probe_at_ && now - *probe_at_ >= opt_.ack_wait_ms) {
         if (!rgb_probed_ && sent_) {
             trace_.note("no 'L' after the classic LED command: trying the RGB form");
@@ -58,8 +58,8 @@ void LedChannel::tick(Millis now, bool rotated, const Send& send) {
     if (kind_ == LedKind::Unknown && !probe_at_) probe_at_ = now;
 }
 
-Millis LedChannel::next_due(Millis now) const {
-    Millis due = kNoTick;
+TimeMs LedChannel::next_due(TimeMs now) const {
+    TimeMs due = kNoTick;
     if (kind_ == LedKind::Unknown && probe_at_) due = std::min(due, *probe_at_ + opt_.ack_wait_ms);
     if (resend_ && sent_) due = now;
     if (repeats_left_ > 0) due = std::min(due, repeat_at_);

@@ -1,15 +1,17 @@
-// The output vocabulary of move reconstruction: what an arbiter standing beside the board would
-// note. Names follow ../shared/docs/interfaces.md (TOUCH, MOVE made/completed, ALERT, GAME,
-// RESULT); the daemon turns these into JSON events, adding board, game id and SAN.
-// Squares a1=0 .. h8=63 in game orientation (already rotated when the board stands reversed).
+// The output vocabulary of move reconstruction (rules/reconstruction.hpp): what an arbiter
+// standing beside the board would note. Names follow ../shared/docs/interfaces.md (TOUCH, MOVE
+// made/completed, ALERT, GAME, RESULT). The daemon's JSON events (daemon/events.hpp) are these,
+// extended with what the daemon adds: board, game id, SAN. Squares a1=0 .. h8=63 in game
+// orientation (already rotated when the board stands reversed); times TimeMs (base/sensors.hpp).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
-#include "rules/sensors.hpp"
-#include "rules/types.hpp"
+#include "base/sensors.hpp"
+#include "base/types.hpp"
 
 namespace eboard {
 
@@ -93,7 +95,8 @@ struct GameEvent {
     int chess960_number = -1;   ///< Scharnagl number when the start is a Chess960 array
 };
 
-/// The game's result (interfaces.md RESULT). `confirmed` is always false here (Art. 8.7).
+/// The game's result (interfaces.md RESULT): at once when a rule ends the game, or on a
+/// command. The reconstruction never confirms one (Art. 8.7).
 struct ResultEvent {
     TimeMs t_ms = 0;
     std::string result;       ///< "1-0", "0-1", "1/2-1/2"
@@ -102,6 +105,7 @@ struct ResultEvent {
     /// kings-in-the-centre signal gives "resignation" (decisive) or "agreement" (a draw).
     std::string termination;
     std::string article;      ///< "5.1.1", "5.2.1", "5.2.2", "9.6.1", "9.6.2"; empty for a signal
+    bool confirmed = false;   ///< Art. 8.7: the players or the arbiter confirmed it (a command)
 };
 
 /// The board was set back to an earlier position of this game (a takeback, or the arbiter's
