@@ -47,7 +47,7 @@ MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) con
 // The check after every move (game_end_checks) acts only on Cannot for both sides: the static
 // analyses of the quick mode, without its helpmate search, which finds helpmates in middlegame
 // positions and costs ~15 µs a side on the clock-press path (bench_reconstruction p99 1.6 ->
-// 28 µs when it came in). Same dead verdict as Quick on every position of ../shared/data/games
+// 28 µs when it came in). Same dead verdict as Quick on every position of data/games
 // and chasolver_positions.txt (docs/reconstruction.md, Benchmarks).
 MateAbility Reconstructor::Impl::mate_ability_per_move(const Position& p, Color side) const {
     if (cfg.can_mate) return cfg.can_mate(p, side);

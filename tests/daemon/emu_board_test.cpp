@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kGames = std::string(EBOARD_SHARED_DATA) + "/games/";
+const std::string kGames = std::string(EBOARD_DATA_DIR) + "/games/";
 
 } // namespace
 
