@@ -91,7 +91,7 @@ class DeviceLink final : public BoardLink {
     void learn_white_side(drivers::ClockSide white, const char* how);
     /// `--white-side auto`, before the first move: the lever's high side is the side whose
     /// clock runs (or will run when started) - the first mover's (dgt.md 10.1 status bit 1;
-    /// interfaces.md `--white-side`: "the side whose clock runs when the game starts").
+    /// eboardd(8) `--white-side`: "the side whose clock runs when the game starts").
     void learn_from_lever(drivers::ClockSide high);
     /// The held press (held_press_) is decided: by a touch reported `touch_ms` after it (within
     /// the board's lag it was the first mover's press, later the clock was being set up), or

@@ -1,4 +1,4 @@
-// docs/interfaces.md "Events" through the eboardd process: `--events PATH` writes every event
+// docs/client-api.md "Events" through the eboardd process: `--events PATH` writes every event
 // as JSON lines to a file (appended, the VERSION object first on every run), and a board given
 // by `--board URI` is named by that URI exactly as given. Processes are waited for by their
 // output or their exit, never by sleeping.

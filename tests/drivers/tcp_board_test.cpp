@@ -1,4 +1,4 @@
-// `dgt:tcp:HOST:PORT` (interfaces.md transports): a board behind ser2net on a Raspberry Pi next
+// `dgt:tcp:HOST:PORT` (eboardd(8) transports): a board behind ser2net on a Raspberry Pi next
 // to it. Here a relay thread plays ser2net: it accepts one TCP connection and copies bytes both
 // ways between it and the emulated DGT board's pty, so the real driver, through open_device()
 // and the TCP transport, plays a game against the real emulator; ser2net closing the

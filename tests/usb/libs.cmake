@@ -1,6 +1,6 @@
 # tests/usb: the libusb paths against fake USB devices in a umockdev testbed. Every test runs
 # under umockdev's preload (umockdev-wrapper), which must be in the process from exec time on
-# (testing-without-hardware.md 3.4); catch_discover_tests uses CROSSCOMPILING_EMULATOR both to
+# (umockdev's usbfs emulation); catch_discover_tests uses CROSSCOMPILING_EMULATOR both to
 # list and to run the tests.
 target_link_libraries(test_${name} PRIVATE eboard_drivers eboard_emu_umockdev)
 if(EBOARD_SANITIZE AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")

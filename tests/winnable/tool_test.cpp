@@ -1,4 +1,4 @@
-// eboard-winnable as interfaces.md describes it: one FEN -> one label; --batch -> one label per
+// eboard-winnable as its manual page describes it: one FEN -> one label; --batch -> one label per
 // line, "!!" for a line that is not a FEN; bad usage -> exit 2. Runs the built binary.
 #include <catch2/catch.hpp>
 
