@@ -4,7 +4,8 @@
 # list and to run the tests.
 target_link_libraries(test_${name} PRIVATE eboard_drivers eboard_emu_umockdev)
 if(EBOARD_SANITIZE AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  # gcc's shared ASan runtime must come first; the preload comes before it (3.4 gotchas).
+  # gcc's shared ASan runtime must come first; the preload comes before it (its link-order
+  # check is turned off for that).
   set_target_properties(test_${name} PROPERTIES CROSSCOMPILING_EMULATOR
     "/usr/bin/env;ASAN_OPTIONS=verify_asan_link_order=0;${UMOCKDEV_WRAPPER}")
 else()
