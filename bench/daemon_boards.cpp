@@ -149,7 +149,7 @@ class Players {
 };
 
 std::vector<GameRecord> blitz_games() {
-    std::ifstream in(fs::path(EBOARD_DATA_DIR) / "games" / "lichess-db-sample.pgn");
+    std::ifstream in(fs::path(EBOARD_REPO_DATA) / "games" / "lichess-db-sample.pgn");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<GameRecord> out;
     PgnReader reader(text);

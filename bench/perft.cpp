@@ -97,7 +97,7 @@ int all_files(std::uint64_t max_nodes) {
     int skipped = 0;
     const auto t0 = Clock::now();
     for (const auto& f : files) {
-        const std::string path = std::string(EBOARD_DATA_DIR) + "/perft/" + f.name;
+        const std::string path = std::string(EBOARD_REPO_DATA) + "/perft/" + f.name;
         std::ifstream in(path);
         std::stringstream ss;
         ss << in.rdbuf();

@@ -102,7 +102,7 @@ int main(int argc, char** argv) try {
     Figures ours, peer;
     std::uint64_t events = 0, board_events = 0, games = 0, plies = 0;
     for (const char* f : files) {
-        auto list = read_pgn_file(std::string(EBOARD_DATA_DIR) + "/games/" + f);
+        auto list = read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + f);
         std::size_t step = (!all && std::strcmp(f, "lichess-db-sample.pgn") == 0) ? 5 : 1;
         for (std::size_t gi = 0; gi < list.size(); gi += step) {
             const PgnGame& g = list[gi];

@@ -51,7 +51,7 @@ std::vector<PlayedMove> famous_moves(std::size_t limit) {
     std::vector<PlayedMove> out;
     std::vector<std::filesystem::path> files;
     for (const auto& e :
-         std::filesystem::directory_iterator(std::string(EBOARD_DATA_DIR) + "/games"))
+         std::filesystem::directory_iterator(std::string(EBOARD_REPO_DATA) + "/games"))
         if (e.path().extension() == ".pgn" && e.path().filename() != "lichess-db-sample.pgn")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());

@@ -246,7 +246,7 @@ int report(const char* name, WinnableMode mode, const std::vector<Entry>& all, i
 
 int main(int argc, char** argv) try {
     bool quick_only = false;
-    std::string path = EBOARD_DATA_DIR "/deadpos/chasolver_positions.txt";
+    std::string path = EBOARD_REPO_DATA "/deadpos/chasolver_positions.txt";
     for (int i = 1; i < argc; ++i) {
         if (std::string(argv[i]) == "--quick") quick_only = true;
         else path = argv[i];

@@ -30,7 +30,7 @@ using namespace eboard::access;
 
 namespace {
 
-const std::filesystem::path kGames = std::filesystem::path(EBOARD_DATA_DIR) / "games";
+const std::filesystem::path kGames = std::filesystem::path(EBOARD_REPO_DATA) / "games";
 
 /// One vocabulary's words, as the sources above give them.
 struct Key {

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kGames = std::string(EBOARD_DATA_DIR) + "/games/";
+const std::string kGames = std::string(EBOARD_REPO_DATA) + "/games/";
 
 } // namespace
 

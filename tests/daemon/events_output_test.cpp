@@ -62,7 +62,7 @@ TEST_CASE("events: --events FILE gets the VERSION line first and every event, ap
 
 TEST_CASE("events: a board given by --board is named by its URI exactly as given") {
     TempDir dir("eboardd-board-uri");
-    const std::string uri = "emu-dgt:" + std::string(EBOARD_DATA_DIR) + "/games/molinari-bordais-1979.pgn";
+    const std::string uri = "emu-dgt:" + std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn";
     ReadyDaemon eboardd(dir.path, {"--board", uri, "--white-side", "left", "--speed", "20", "--state-dir",
                                    (dir.path / "state").string(), "--events", "-"});
     EventLog log(eboardd.process);

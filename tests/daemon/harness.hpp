@@ -142,7 +142,7 @@ class EventLog {
 
 /// The first game of a PGN file of data/games, or game `index` (0-based).
 inline GameRecord source_game(const std::string& file, int index = 0) {
-    const std::string text = slurp(std::filesystem::path(EBOARD_DATA_DIR) / "games" / file);
+    const std::string text = slurp(std::filesystem::path(EBOARD_REPO_DATA) / "games" / file);
     PgnReader reader(text);
     for (int i = 0;; ++i) {
         auto g = reader.next();

@@ -147,7 +147,7 @@ TEST_CASE("chessnut emu: every move of every game in data/games, both orientatio
 }
 
 TEST_CASE("chessnut emu 10: invalid nibbles, garbled reports and repeats end in the right board") {
-    const auto games = read_pgn_games(std::string(EBOARD_DATA_DIR) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     emu::ChessnutEmulatorOptions eo = ChessnutHarness::fast_emulator();
     eo.invalid_probability = 0.1;
     eo.noise_probability = 0.1;

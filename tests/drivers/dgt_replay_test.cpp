@@ -49,7 +49,7 @@ std::vector<BoardState> app_positions(const std::string& text) {
     return out;
 }
 
-const std::string kRecord = std::string(EBOARD_DATA_DIR) + "/dgt/record.txt";
+const std::string kRecord = std::string(EBOARD_REPO_DATA) + "/dgt/record.txt";
 
 } // namespace
 

@@ -24,13 +24,13 @@ struct SweepCount {
 /// file, the game's number (1-based) and the orientation for the assertions `play` makes.
 inline SweepCount sweep_shared_games(const std::function<void(const PgnGame& game, bool rotated)>& play) {
     std::vector<std::string> files;
-    for (const auto& f : std::filesystem::directory_iterator(std::string(EBOARD_DATA_DIR) + "/games"))
+    for (const auto& f : std::filesystem::directory_iterator(std::string(EBOARD_REPO_DATA) + "/games"))
         if (f.path().extension() == ".pgn") files.push_back(f.path().filename().string());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 8);
     SweepCount count;
     for (const auto& name : files) {
-        const auto all = read_pgn_games(std::string(EBOARD_DATA_DIR) + "/games/" + name, 100000);
+        const auto all = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/" + name, 100000);
         REQUIRE_FALSE(all.empty());
         for (std::size_t i = 0; i < all.size(); ++i) {
             for (const bool rotated : {false, true}) {

@@ -94,7 +94,7 @@ int play_pty(const PgnGame& g, emu::MillenniumEmulatorOptions eo) {
 std::vector<std::string> all_game_files() {
     std::vector<std::string> out;
     for (const auto& e :
-         std::filesystem::directory_iterator(std::string(EBOARD_DATA_DIR) + "/games"))
+         std::filesystem::directory_iterator(std::string(EBOARD_REPO_DATA) + "/games"))
         if (e.path().extension() == ".pgn") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
@@ -134,7 +134,7 @@ TEST_CASE("millennium emu: games over a pty (termios 7O1 line, real session), bo
         files = all_game_files();
     else
         for (const char* n : kPtyGames)
-            files.push_back(std::string(EBOARD_DATA_DIR) + "/games/" + n);
+            files.push_back(std::string(EBOARD_REPO_DATA) + "/games/" + n);
     for (const auto order : {SquareOrder::H1First, SquareOrder::A8First}) {
         for (const auto& path : files) {
             INFO(path << (order == SquareOrder::A8First ? " a8 first" : " h1 first"));
@@ -152,7 +152,7 @@ TEST_CASE("millennium emu: games over a pty (termios 7O1 line, real session), bo
 
 TEST_CASE("millennium emu: real 40.96 ms scans, noise, fragments, no parity bit: right board") {
     const auto games =
-        read_pgn_games(std::string(EBOARD_DATA_DIR) + "/games/kasparov-deep-blue-1997.pgn", 1);
+        read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     emu::MillenniumEmulatorOptions eo;
     eo.order = SquareOrder::A8First;
     eo.noise_probability = 0.15;
@@ -161,7 +161,7 @@ TEST_CASE("millennium emu: real 40.96 ms scans, noise, fragments, no parity bit:
     eo.e2rom[e2rom::scan_time] = 15; // the shortest scan, 30.7 ms
     CHECK(play_pty(games.at(0), eo) == static_cast<int>(games[0].san.size()));
     const auto short_game =
-        read_all_games(std::string(EBOARD_DATA_DIR) + "/games/molinari-bordais-1979.pgn");
+        read_all_games(std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn");
     eo.parity_bit = false; // eONE firmware that never sets bit 7
     eo.noise_probability = 0;
     CHECK(play_pty(short_game.at(0), eo) == static_cast<int>(short_game[0].san.size()));

@@ -170,7 +170,7 @@ TEST_CASE("sentio emu: every move of the games in data/games, both orientations"
 }
 
 TEST_CASE("sentio emu: a human's lifts, slides and capture orders end in the right occupancy") {
-    const auto games = read_pgn_games(std::string(EBOARD_DATA_DIR) + "/games/kasparov-deep-blue-1997.pgn", 2);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 2);
     REQUIRE(games.size() == 2);
     for (const auto& g : games) {
         REQUIRE(g.fen.empty());

@@ -12,10 +12,10 @@
 
 namespace eboard::test {
 
-/// Reads data/perft/<name> through EBOARD_DATA_DIR; throws if it is missing or
+/// Reads data/perft/<name> through EBOARD_REPO_DATA; throws if it is missing or
 /// malformed (a test that cannot read its data must fail, not pass vacuously).
 inline std::vector<PerftCase> perft_file(const std::string& name) {
-    const std::string path = std::string(EBOARD_DATA_DIR) + "/perft/" + name;
+    const std::string path = std::string(EBOARD_REPO_DATA) + "/perft/" + name;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + path);
     std::stringstream ss;

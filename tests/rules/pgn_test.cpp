@@ -17,7 +17,7 @@ using eboard::test::slurp;
 
 std::vector<std::filesystem::path> game_files() {
     std::vector<std::filesystem::path> files;
-    const auto dir = std::filesystem::path(EBOARD_DATA_DIR) / "games";
+    const auto dir = std::filesystem::path(EBOARD_REPO_DATA) / "games";
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         if (e.path().extension() == ".pgn") files.push_back(e.path());
     }

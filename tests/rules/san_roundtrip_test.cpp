@@ -41,7 +41,7 @@ void check_line(const std::vector<GameMove>& moves, Counts& n) {
 } // namespace
 
 TEST_CASE("App. C SAN round trip on every move of every game in data/games") {
-    const std::filesystem::path dir = std::filesystem::path(EBOARD_DATA_DIR) / "games";
+    const std::filesystem::path dir = std::filesystem::path(EBOARD_REPO_DATA) / "games";
     REQUIRE(std::filesystem::is_directory(dir));
     Counts total;
     int files = 0;
@@ -76,7 +76,7 @@ TEST_CASE("App. C SAN round trip on every move of every game in data/games") {
 
 TEST_CASE("Guidelines II Chess960 SAN round trip (cutechess fischerandom games)") {
     const std::string text =
-        slurp(std::filesystem::path(EBOARD_DATA_DIR) / "games" / "cutechess-fischerrandom.pgn");
+        slurp(std::filesystem::path(EBOARD_REPO_DATA) / "games" / "cutechess-fischerrandom.pgn");
     PgnReader reader(text);
     int games = 0, castlings = 0;
     while (auto game = reader.next()) {

@@ -13,7 +13,7 @@ struct GroundTruth {
 
 inline std::vector<GroundTruth> read_ground_truth() {
     std::vector<GroundTruth> out;
-    std::ifstream in(EBOARD_DATA_DIR "/deadpos/chasolver_positions.txt");
+    std::ifstream in(EBOARD_REPO_DATA "/deadpos/chasolver_positions.txt");
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#' || line.size() < 4) continue;
