@@ -14,7 +14,7 @@
 
 namespace eboard::access {
 
-/// The ALERT kinds of interfaces.md that are spoken: illegal_move, position_mismatch,
+/// The ALERT kinds (docs/client-api.md) that are spoken: illegal_move, position_mismatch,
 /// both_boards_differ, flag; plus "boards_agree" (both_boards_differ cleared).
 [[nodiscard]] bool alert_is_spoken(std::string_view kind) noexcept;
 

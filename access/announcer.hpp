@@ -63,7 +63,7 @@ class Announcer {
     /// the daemon has one (Art. 6.10.1), else those of the last completed move.
     void clock_times(std::int64_t white_ms, std::int64_t black_ms);
 
-    /// An alert (ALERT kind of interfaces.md, or "boards_agree"): its words when spoken,
+    /// An alert (ALERT kind of docs/client-api.md, or "boards_agree"): its words when spoken,
     /// important (said before waiting moves).
     [[nodiscard]] std::optional<Spoken>
     alert(std::string_view kind, std::span<const Square> squares, std::optional<Color> side) const;

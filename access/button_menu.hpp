@@ -3,7 +3,7 @@
 // moves, last move, last four plies); button 4 (ok) opens a menu of the answers that need a
 // square, rank or file named: the whole position, one square, a rank, a file. Speech only: the
 // clock's display keeps showing both clocks (Art. 6.10.1). Buttons are numbered 0..4 left to
-// right: back, minus, run, plus, ok (../shared/docs/protocols/dgt.md § 13; the clock reports
+// right: back, minus, run, plus, ok (docs/protocols/dgt.md § 13; the clock reports
 // presses only, never releases). The levels and what each button does there are tabled in
 // docs/accessibility.md. Pure: no I/O, no clock of its own (the press times come with the
 // presses); one per board.

@@ -5,7 +5,7 @@
 // Appendix D.2.1 recommends, instead of letters: files Anna, Bella, Cesar ([05]: Cäsar), David,
 // Eva, Felix, Gustav, Hector; ranks (White to Black) the German numbers eins .. acht ([23]:
 // unless the arbiter decides otherwise); castling "Kurze Rochade" / "Lange Rochade"; pieces
-// König, Dame, Turm, Läufer, Springer, Bauer (seeds 002 D.2.1, 004 F2.1: "Diese ganzen
+// König, Dame, Turm, Läufer, Springer, Bauer ([23] D.2.1, [05] F2.1 in its German text: "Diese ganzen
 // Bezeichnungen sind international in deutscher Sprache"). The words for capture, check, mate,
 // en passant and promotion are not fixed by the Laws: the Appendix D vocabulary takes German
 // ones (schlägt, Schach, Matt, wird), matching the German notation key of [05] E.

@@ -1,7 +1,7 @@
 // The output vocabulary of move reconstruction (rules/reconstruction.hpp): what an arbiter
-// standing beside the board would note. Names follow ../shared/docs/interfaces.md (TOUCH, MOVE
-// made/completed, ALERT, GAME, RESULT). The daemon's JSON events (daemon/events.hpp) are these,
-// extended with what the daemon adds: board, game id, SAN. Squares a1=0 .. h8=63 in game
+// standing beside the board would note. Names follow the events of docs/client-api.md (TOUCH,
+// MOVE made/completed, ALERT, GAME, RESULT). The daemon's JSON events (daemon/events.hpp) are
+// these, extended with what the daemon adds: board, game id, SAN. Squares a1=0 .. h8=63 in game
 // orientation (already rotated when the board stands reversed); times TimeMs (base/sensors.hpp).
 #pragma once
 
@@ -43,7 +43,7 @@ struct MoveEvent {
     std::string fen;
     Completion completed = Completion::None;  ///< None = status "made"
     /// Occupancy-only board, promotion piece neither seen nor chosen: a queen is recorded
-    /// (laws.md section 18, "record a queen marked assumed").
+    /// (Art. 4.7.3 of the FIDE Laws 2023 cannot be seen: docs/reconstruction.md).
     bool promotion_assumed = false;
     /// This made move replaces the move made earlier for the same ply (the piece moved on before
     /// the clock was pressed; a slide that paused; a promotion piece chosen later).
@@ -53,7 +53,7 @@ struct MoveEvent {
     std::int64_t black_ms = 0;
 };
 
-/// The ALERT kinds of interfaces.md.
+/// The ALERT kinds of docs/client-api.md.
 enum class AlertKind : std::uint8_t {
     IllegalMove,       ///< article 7.5.1 (7.5.2, 7.5.3; per profile); count, penalty
     TouchMove,         ///< 4.3 / 4.4
@@ -63,7 +63,7 @@ enum class AlertKind : std::uint8_t {
     DeadPosition,      ///< 5.2.2
 };
 
-/// interfaces.md spelling: "illegal_move", "touch_move", ...
+/// docs/client-api.md spelling: "illegal_move", "touch_move", ...
 [[nodiscard]] const char* to_string(AlertKind k) noexcept;
 
 /// An arbiter matter. Fields without meaning for a kind stay at their defaults.
@@ -95,7 +95,7 @@ struct GameEvent {
     int chess960_number = -1;   ///< Scharnagl number when the start is a Chess960 array
 };
 
-/// The game's result (interfaces.md RESULT): at once when a rule ends the game, or on a
+/// The game's result (docs/client-api.md RESULT): at once when a rule ends the game, or on a
 /// command. The reconstruction never confirms one (Art. 8.7).
 struct ResultEvent {
     TimeMs t_ms = 0;

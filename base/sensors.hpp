@@ -4,7 +4,7 @@
 //
 // Squares a1=0 .. h8=63 as the board numbers them when White sits at its a1 side (a driver
 // converts its own field numbers once). A board set up the other way round (Black at the
-// connector side, protocols/dgt.md section 7) is detected by the reconstructor from the start
+// connector side, docs/protocols/dgt.md section 7) is detected by the reconstructor from the start
 // position and rotated there, so drivers never need to know.
 // Times are milliseconds on one monotonic time line chosen by the caller (the daemon's steady
 // clock, a recording's time stamps); the rules core never reads a clock itself.
@@ -100,7 +100,7 @@ struct FlagFall {
 };
 
 /// A clock button other than the lever, numbered 0..4 from left to right as seen from the front
-/// of the clock (DGT3000: back, minus, play/pause, plus, ok; protocols/dgt.md section 13).
+/// of the clock (DGT3000: back, minus, play/pause, plus, ok; docs/protocols/dgt.md section 13).
 /// While a pawn of the side to move can promote, buttons choose the promotion piece on
 /// occupancy-only boards (Reconstructor::promotion_for_button). The driver also gives what it
 /// read: `code` is the raw key code (DGT '1'..'5' = 31..35), `held_mask` the raw ack2 bit mask

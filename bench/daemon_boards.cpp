@@ -1,6 +1,6 @@
 // bench_daemon_boards: boards per daemon (issue 5; target 1,000 boards under 50% of one core,
 // <= 64 KiB per board). N emulated DGT boards with DGT3000 clocks (drivers/emu, each on its
-// own pty) replay real blitz games (../shared/data/games/lichess-db-sample.pgn) at blitz pace
+// own pty) replay real blitz games (data/games/lichess-db-sample.pgn) at blitz pace
 // through one eboardd process; the daemon's CPU time (/proc/PID/stat) over a measured window
 // and its memory (VmRSS) are read. Peers measured in the same run: the same daemon with no
 // board (its fixed memory, the per-board figure is the difference), and the same N boards
@@ -149,7 +149,7 @@ class Players {
 };
 
 std::vector<GameRecord> blitz_games() {
-    std::ifstream in(fs::path(EBOARD_SHARED_DATA) / "games" / "lichess-db-sample.pgn");
+    std::ifstream in(fs::path(EBOARD_REPO_DATA) / "games" / "lichess-db-sample.pgn");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<GameRecord> out;
     PgnReader reader(text);

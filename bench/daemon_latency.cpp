@@ -40,7 +40,7 @@ namespace {
 std::vector<GameRecord> games(int n) {
     std::vector<GameRecord> out;
     for (const char* file : {"kasparov-deep-blue-1997.pgn", "lichess-db-sample.pgn", "nepomniachtchi-liren-game1.pgn"}) {
-        std::ifstream in(fs::path(EBOARD_SHARED_DATA) / "games" / file);
+        std::ifstream in(fs::path(EBOARD_REPO_DATA) / "games" / file);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         PgnReader reader(text);
         while (static_cast<int>(out.size()) < n) {

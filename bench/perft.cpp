@@ -3,7 +3,7 @@
 // ply in bulk.
 //   bench_perft                 start position depth 6 and Kiwipete depth 5
 //   bench_perft --all [--max-nodes N]
-//                               every listed depth of every file in ../shared/data/perft
+//                               every listed depth of every file in data/perft
 //                               (only counts <= N if given), reports mismatches; exit 1 if any
 #include <chrono>
 #include <cstdio>
@@ -97,7 +97,7 @@ int all_files(std::uint64_t max_nodes) {
     int skipped = 0;
     const auto t0 = Clock::now();
     for (const auto& f : files) {
-        const std::string path = std::string(EBOARD_SHARED_DATA) + "/perft/" + f.name;
+        const std::string path = std::string(EBOARD_REPO_DATA) + "/perft/" + f.name;
         std::ifstream in(path);
         std::stringstream ss;
         ss << in.rdbuf();

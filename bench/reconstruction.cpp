@@ -1,5 +1,5 @@
 // bench_reconstruction: move reconstruction (rules/reconstruction.hpp) on human-handled games
-// (rules/handling.hpp) of ../shared/data/games (issue 3), next to a peer measured in the same
+// (rules/handling.hpp) of data/games (issue 3), next to a peer measured in the same
 // run on the same events: a trivial baseline that keeps only the occupancy and the squares
 // reported since the last press and, at each clock press, matches the occupancy against the
 // legal moves and plays the one that fits, a capture only on a reported square (the least
@@ -102,7 +102,7 @@ int main(int argc, char** argv) try {
     Figures ours, peer;
     std::uint64_t events = 0, board_events = 0, games = 0, plies = 0;
     for (const char* f : files) {
-        auto list = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + f);
+        auto list = read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + f);
         std::size_t step = (!all && std::strcmp(f, "lichess-db-sample.pgn") == 0) ? 5 : 1;
         for (std::size_t gi = 0; gi < list.size(); gi += step) {
             const PgnGame& g = list[gi];

@@ -11,7 +11,7 @@
 // sink behind the store (Delivery::Recorded, how every other sink hears events), i.e. what the
 // player would wait if the move made were said only once durable.
 //   bench_speech [--moves N] [--speechd unix_socket:PATH]
-// Moves are those of the famous games in ../shared/data/games (not the lichess sample), one
+// Moves are those of the famous games in data/games (not the lichess sample), one
 // at a time as at a board (each one said before the next is made). With --speechd the same
 // moves go to that speech-dispatcher too (request issued, and accepted = spd_say returned).
 #include "bench/target.hpp"
@@ -51,7 +51,7 @@ std::vector<PlayedMove> famous_moves(std::size_t limit) {
     std::vector<PlayedMove> out;
     std::vector<std::filesystem::path> files;
     for (const auto& e :
-         std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DATA) + "/games"))
+         std::filesystem::directory_iterator(std::string(EBOARD_REPO_DATA) + "/games"))
         if (e.path().extension() == ".pgn" && e.path().filename() != "lichess-db-sample.pgn")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());

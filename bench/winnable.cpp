@@ -1,5 +1,5 @@
 // bench_winnable: winnability throughput over the CHA ground truth
-// (../shared/data/deadpos/chasolver_positions.txt, 3,414 positions), in quick and full mode,
+// (data/deadpos/chasolver_positions.txt, 3,414 positions), in quick and full mode,
 // measured two ways:
 //   in-process  the very function behind each line of `eboard-winnable --batch`
 //               (winnability_label_of_fen: FEN read as FenMaterial::Composed, both labels), once
@@ -246,7 +246,7 @@ int report(const char* name, WinnableMode mode, const std::vector<Entry>& all, i
 
 int main(int argc, char** argv) try {
     bool quick_only = false;
-    std::string path = EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt";
+    std::string path = EBOARD_REPO_DATA "/deadpos/chasolver_positions.txt";
     for (int i = 1; i < argc; ++i) {
         if (std::string(argv[i]) == "--quick") quick_only = true;
         else path = argv[i];

@@ -1,4 +1,4 @@
-// Crash-safe replacement of a whole file (testing-without-hardware.md section 6: write a
+// Crash-safe replacement of a whole file (the usual POSIX recipe: write a
 // temporary file, fsync it, rename it over the old one, fsync the directory). A reader sees
 // either the old or the new content, never a mix, even after a crash or a power cut.
 #pragma once

@@ -118,7 +118,7 @@ class BoardSession {
     /// The clock side White plays on in the game in progress, "left" or "right"; "" = not
     /// known (a new game, or one whose first press has not come; `--white-side auto`).
     [[nodiscard]] const std::string& white_side() const { return white_side_; }
-    /// The device link found it (the first press, interfaces.md `--white-side auto`): kept
+    /// The device link found it (the first press, eboardd(8) `--white-side auto`): kept
     /// with the game in the store, in order with its events, for a restarted daemon.
     void set_white_side(const std::string& side);
 

@@ -1,4 +1,4 @@
-// The client API on a Unix stream socket (docs/client-api.md; interfaces.md `--socket`):
+// The client API on a Unix stream socket (docs/client-api.md; `--socket`):
 // JSON lines both ways. On connect the server sends the VERSION object; WATCH streams every
 // event; other requests go to the CommandHandler; malformed input gets an ERROR object.
 //

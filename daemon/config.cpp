@@ -15,8 +15,8 @@ namespace po = boost::program_options;
 
 namespace {
 
-// The options of docs/interfaces.md plus a few of our own (--config, --event, --site,
-// --socket-group, --speed, --trace). Values are read as strings and checked below, so that
+// The options of eboardd(8) (man/eboardd.8), our own --config, --event, --site,
+// --socket-group, --speed, --trace among them. Values are read as strings and checked below, so that
 // every error names the option and the allowed values.
 po::options_description options_table() {
     po::options_description d("eboardd options");

@@ -1,5 +1,5 @@
-// The eboardd command line and configuration file (docs/interfaces.md, "eboardd command
-// line"; the file format is documented in docs/configuration.md).
+// The eboardd command line and configuration file (eboardd(8), man/eboardd.8;
+// the file format is documented in docs/configuration.md).
 //
 // Every option of the command line also works in `--config FILE` (key = value, same names
 // without the dashes). Per-board settings live in `[board.NAME]` sections of the file:

@@ -31,7 +31,7 @@ std::vector<std::string> square_names(Bitboard b) {
 
 // Whether the board's driver drives a clock (the DGT board's DGT3000/XL): asked of a driver
 // object, which does no I/O when created. On a board without one a move is completed by the
-// next move, as with --clock none (interfaces.md).
+// next move, as with --clock none (eboardd(8)).
 bool driver_has_clock(const std::string& uri) {
     const drivers::DriverInfo* info = drivers::find_driver(uri_driver(uri));
     if (!info) return true;
@@ -162,7 +162,7 @@ void DeviceLink::arm_deadline() {
 }
 
 void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
-    // --clock none (interfaces.md): the clock attached to the board is not used. Its lever,
+    // --clock none (eboardd(8)): the clock attached to the board is not used. Its lever,
     // times and flags are not read, so a move is completed by the next move made or by the end
     // of the game (Art. 6.2.1), MOVE has no clock times, and no command goes to the clock.
     if (config_.clock == ClockMode::None &&
@@ -335,7 +335,7 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
     }
     session_.alert(out, now);
     // The players learn of an illegal move when the profile lets them (never in claim-only
-    // regimes: it would tip off the claimant, laws.md section 18). A flag is not shown: the
+    // regimes: it would tip off the claimant; docs/profiles.md). A flag is not shown: the
     // clock shows its own flag, and its times are the evidence (6.10.1).
     if (a.kind == AlertKind::IllegalMove && session_.profile().illegal_visible_to_players)
         show_on_clock(kIllegalDgt3000, kIllegalXl);

@@ -1,4 +1,4 @@
-// `--board emu-KIND[:PGN]` (interfaces.md: "emu-… (built-in emulators)"): the wire-level
+// `--board emu-KIND[:PGN]` (eboardd(8), BOARDS: the built-in emulators): the wire-level
 // emulator of drivers/emu, inside eboardd, read by the real driver of KIND exactly as a plugged
 // board is, and optionally a simulated player who replays a game on it (EmuPlayer).
 //

@@ -1,4 +1,4 @@
-// The events eboardd reports (docs/interfaces.md, "Events"): one JSON object per line, each
+// The events eboardd reports (docs/client-api.md, "Events"): one JSON object per line, each
 // with a `class`. Fields without a value are left out, never written as null. The first line
 // of every stream is a VERSION object.
 #pragma once
@@ -16,7 +16,7 @@
 
 namespace eboard::daemon {
 
-/// Protocol version of the JSON lines (interfaces.md: proto_major 1). proto_minor grows with
+/// Protocol version of the JSON lines (docs/client-api.md: proto_major 1). proto_minor grows with
 /// additive changes (new optional fields, new request classes; docs/client-api.md lists them):
 /// 1 = GAME `takeback`; ALERT `player`, `result` (flag) and `fen` (illegal move, mismatch).
 /// 2 = the INFO request (Appendix D.2.10.4: information on request).
@@ -42,7 +42,7 @@ struct BoardEvent {
     std::string driver;
 };
 
-/// A game starts or ends (interfaces.md), or is taken back (our additive `takeback`: the moves
+/// A game starts or ends (docs/client-api.md), or is taken back (our additive `takeback`: the moves
 /// after `ply` are gone; docs/client-api.md). `fen` is the start position, the final one, or
 /// the position after `ply`.
 struct GameEvent {
@@ -74,7 +74,7 @@ struct MoveEvent {
     std::optional<MoveClock> clock;
 };
 
-/// An arbiter matter. `kind` is one of interfaces.md's ALERT kinds (illegal_move,
+/// An arbiter matter. `kind` is one of the ALERT kinds of docs/client-api.md (illegal_move,
 /// touch_move, position_mismatch, flag, draw_claimable, dead_position, both_boards_differ,
 /// board_disconnected).
 struct AlertEvent {
@@ -110,7 +110,7 @@ struct ResultEvent : eboard::ResultEvent {
 using Event = std::variant<VersionEvent, BoardEvent, GameEvent, TouchEvent, MoveEvent,
                            AlertEvent, ResultEvent>;
 
-/// The JSON object of an event, with the field names of interfaces.md, `class` first.
+/// The JSON object of an event, with the field names of docs/client-api.md, `class` first.
 [[nodiscard]] nlohmann::ordered_json to_json(const Event& event);
 
 /// The compact JSON text of an event followed by '\n'.

@@ -1,4 +1,4 @@
-// eboardd: the daemon's entry point (docs/interfaces.md "eboardd command line").
+// eboardd: the daemon's entry point (its command line: eboardd(8), man/eboardd.8).
 #include <malloc.h>
 
 #include <cstdio>

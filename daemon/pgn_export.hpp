@@ -1,4 +1,4 @@
-// PGN of a recorded game (interfaces.md "PGN"): the daemon's StoredGame turned into the rules
+// PGN of a recorded game (docs/client-api.md "PGN files"): the daemon's StoredGame turned into the rules
 // core's eboard::GameRecord and written by eboard::write_pgn (rules/pgn.hpp, PGN standard 1994
 // section 8 export format, `[%clk]` of the PGN Specification Supplement). There is one PGN
 // writer in eboardd; this file only decides what goes into the record.

@@ -166,7 +166,7 @@ void SpeechSink::pair_moved(const std::string& board, int ply, const std::string
         Board* tactile = find(p.tactile);
         if (!change->differ) {
             // Not an arbiter matter any more: said to the player, logged; no event kind exists
-            // for it in interfaces.md.
+            // for it (docs/client-api.md).
             log_info("boards " + p.tactile + " and " + p.sighted + " agree again (Appendix D.2.9)");
             if (auto s = tactile->announcer.alert("boards_agree", {}, std::nullopt)) say(*s);
             continue;

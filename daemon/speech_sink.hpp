@@ -4,7 +4,7 @@
 // request, never unasked), and the two boards of a two-board game compared (D.2.9: ALERT
 // both_boards_differ). The words come from access/, the voice from speech/.
 //
-// It reads the events as their JSON objects (the interfaces.md contract), not the structs, so
+// It reads the events as their JSON objects (as docs/client-api.md documents them), not the structs, so
 // that it keeps working while the daemon's internals change.
 #pragma once
 

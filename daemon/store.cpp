@@ -179,7 +179,7 @@ PgnTags tags_from(const std::string& text) {
     return t;
 }
 
-// The irregularities that go into the PGN as comments (interfaces.md: illegal moves never
+// The irregularities that go into the PGN as comments (docs/client-api.md: illegal moves never
 // appear as moves; an irregularity goes in a comment).
 bool is_pgn_comment(const std::string& kind) {
     return kind == "illegal_move" || kind == "flag" || kind == "dead_position";

@@ -1,7 +1,7 @@
 // The durable store: one SQLite database `eboardd.db` in the state directory (WAL,
 // synchronous=FULL: every commit is on disk before record() returns), holding the games,
 // their moves with the clock times, and every event. A completed move is recorded here
-// before it is announced anywhere (interfaces.md; testing-without-hardware.md section 6).
+// before it is announced anywhere (docs/client-api.md, "Notes on events").
 //
 // Schema (version 5; PRAGMA user_version; an older file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
@@ -115,7 +115,7 @@ class Store {
     /// changes the game, so a crash before the file is rewritten leaves the note; recorder.hpp).
     [[nodiscard]] Expected<bool> mark_pgn_pending(const std::string& game);
     /// The clock side White plays on in `game`, "left" or "right" (`--white-side auto` found it
-    /// at the first press, interfaces.md), kept so that a restarted daemon reads the lever the
+    /// at the first press, eboardd(8)), kept so that a restarted daemon reads the lever the
     /// same way; "" = not known yet.
     [[nodiscard]] Expected<bool> set_white_side(const std::string& game, const std::string& side);
 

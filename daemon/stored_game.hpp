@@ -16,7 +16,7 @@ namespace eboard::daemon {
 inline constexpr const char* kStandardFen =
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The PGN tags that come from configuration (interfaces.md "PGN"); empty = unknown ("?").
+/// The PGN tags that come from configuration (docs/client-api.md "PGN files"); empty = unknown ("?").
 struct PgnTags {
     std::string event;
     std::string site;

@@ -4,7 +4,7 @@
 // carries out what it decides (log and store a side learnt, feed a press to the
 // reconstruction).
 //
-// How `auto` learns (interfaces.md `--white-side`: "the side whose clock runs when the game
+// How `auto` learns (eboardd(8) `--white-side`: "the side whose clock runs when the game
 // starts"):
 // - a side kept with the game (the store) is the game's: a resumed game reads the lever as
 //   before; a game without one learns its own, the side found earlier standing in meanwhile;

@@ -2,7 +2,7 @@
 // bytes, delivered in chunks whose sizes come from the input, with simulated time running so
 // the start-up, keep-alive and clock-retry timers fire too. Invariants checked: no crash, no
 // sanitizer report, every reported square valid, the shadow board always readable.
-// Seeds: fuzz/corpus/dgt (frames from ../shared/data/dgt/record.txt and dgt.md vectors);
+// Seeds: fuzz/corpus/dgt (frames from data/dgt/record.txt and dgt.md vectors);
 // dictionary: fuzz/dgt.dict (message headers).
 #include "base/placement.hpp"
 #include "drivers/core/framer.hpp"

@@ -1,5 +1,5 @@
 // The ruling on a flag fall, as the rules profile says (Art. 6.4 and 6.9 [23]; 6.3 and 6.10
-// [05]; 6.3 and 6.9 [01]; club Art. 3; laws.md section 5.4 and 18 "Clock"): first the period's
+// [05]; 6.3 and 6.9 [01]; club Art. 3; docs/profiles.md, `flag.*`): first the period's
 // quota against the moves the player completed, then the edition's draw test (the opponent
 // cannot checkmate by any series of legal moves), then the club's material rule
 // (`flag.cannot-win-with`). The draw rules are flag_fall_outcome() of rules/game.hpp; this adds

@@ -2,8 +2,8 @@
 // lifts and placements of a player making a move, with the variety real players and real boards
 // show (capture, castling, en passant and promotion orders; slides over intermediate squares;
 // sensor bounce; DGT scan dynamics; adjusting a piece), seeded so a test or a simulated game
-// (eboardd --simulate) is reproducible. Sources: ../shared/docs/move-recognition-prior-art.md,
-// protocols/dgt.md section 8, laws.md sections 4 and 14.
+// (eboardd --simulate) is reproducible. Sources: how picochess and the DGT
+// drivers read boards, docs/protocols/dgt.md section 8, Art. 4 and [23] Guidelines II.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +40,7 @@ struct HandlingOptions {
 };
 
 /// Irregularities the hands commit on purpose (the injected irregularities of the tests), each
-/// meant to raise one ALERT of interfaces.md (in brackets).
+/// meant to raise one ALERT of docs/client-api.md (in brackets).
 enum class Irregularity : std::uint8_t {
     /// [touch_move 4.3.1] before the move, another own piece that can move is lifted and put
     /// back.

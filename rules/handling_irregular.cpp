@@ -1,6 +1,6 @@
 // Irregularities committed on purpose by the simulated hands (rules/handling.hpp
 // Irregularity): each one is what a player or a board does wrong in a way the reconstructor
-// must alert exactly once (laws.md sections 4.1, 5.2, 6.1, 6.2 and 8.2).
+// must alert exactly once (FIDE Laws 2023 Art. 4.1-4.5, 6.2, 7.1-7.5 and 9.2).
 #include "rules/handling.hpp"
 
 namespace eboard {

@@ -2,7 +2,7 @@
 // moves out as SAN or long algebraic in any of six languages, moves in from SAN, long
 // algebraic, UCI and the lenient forms people and programs write.
 //
-// Piece letters per language (laws.md section 11; seeds 002 C.2, 003 E2, 004 E2/E3):
+// Piece letters per language ([23] App. C.2, [05] App. E2/E3; docs/profiles.md names the editions):
 //   English K Q R B N | Dutch K D T L P | German K D T L S | French R D T F C |
 //   Italian R D T A C | Afrikaans K D T L R.
 // Letters collide across languages (R: rook / king / knight), so the language is always given.

@@ -84,7 +84,7 @@ std::optional<std::string> Profile::time_control_warning(const TimeControl& tc) 
 // --- built-ins --------------------------------------------------------------------------------
 
 const std::vector<std::string_view>& builtin_profile_names() {
-    // interfaces.md order; the default (fide-2023) first.
+    // eboardd(8)'s order; the default (fide-2023) first.
     static const std::vector<std::string_view> names = {
         "fide-2023",       "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
         "fide-2005-rapid", "fide-2005-blitz", "fide-2001",       "club-2014"};

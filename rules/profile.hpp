@@ -1,7 +1,7 @@
 // Rules profiles: every difference between the editions of the Laws (FIDE 2001, 2005, 2023),
-// their rapid and blitz appendices and the club regulation of the seeds, as data. Later code
+// their rapid and blitz appendices and a club regulation (docs/profiles.md), as data. Later code
 // reads edition differences only from here, never from an `if` on the edition
-// (docs/architecture.md). Sources: ../shared/docs/laws.md sections 3, 5, 6, 8, 10, 15-18.
+// (docs/architecture.md). Sources: docs/profiles.md (the editions and the articles of each key).
 //
 // A profile is text in the format of docs/profiles.md (`key = value` lines, `inherit = NAME`,
 // `[supervised]` / `[unsupervised]` sections for rapid and blitz). The built-in profiles
@@ -212,7 +212,7 @@ struct Profile {
     bool operator==(const Profile&) const = default;
 };
 
-/// The names of the built-in profiles, in the order of interfaces.md (`fide-2023` first: the
+/// The names of the built-in profiles, in the order of eboardd(8) (`fide-2023` first: the
 /// default of `--rules`).
 [[nodiscard]] const std::vector<std::string_view>& builtin_profile_names();
 /// The text of a built-in profile (as in rules/profiles/NAME.profile), nullopt if unknown.

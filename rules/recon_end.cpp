@@ -47,7 +47,7 @@ MateAbility Reconstructor::Impl::mate_ability(const Position& p, Color side) con
 // The check after every move (game_end_checks) acts only on Cannot for both sides: the static
 // analyses of the quick mode, without its helpmate search, which finds helpmates in middlegame
 // positions and costs ~15 µs a side on the clock-press path (bench_reconstruction p99 1.6 ->
-// 28 µs when it came in). Same dead verdict as Quick on every position of ../shared/data/games
+// 28 µs when it came in). Same dead verdict as Quick on every position of data/games
 // and chasolver_positions.txt (docs/reconstruction.md, Benchmarks).
 MateAbility Reconstructor::Impl::mate_ability_per_move(const Position& p, Color side) const {
     if (cfg.can_mate) return cfg.can_mate(p, side);
@@ -103,7 +103,7 @@ void Reconstructor::Impl::game_end_checks() {
     }
 }
 
-// Art. 5.2.2 (laws.md sections 3 and 18): a game ends for a dead position only when that is
+// Art. 5.2.2 (docs/reconstruction.md): a game ends for a dead position only when that is
 // proven; a position that may be dead goes to the arbiter. The quick check after every move
 // proves material draws and simple locked pawn chains. Beyond it, a locked pawn structure on
 // which the players have shuffled pieces for dead_suspect_moves moves each is examined in
@@ -132,7 +132,7 @@ void Reconstructor::Impl::dead_suspicion() {
     alert(a);
 }
 
-// The DGT convention (move-recognition-prior-art.md section 2.4, 7): both kings put on the four
+// The DGT convention (DGT LiveChess; picochess issues #80/#119): both kings put on the four
 // centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
 // Two kings next to each other are never a legal position, so this is never a move.
 bool Reconstructor::Impl::kings_signal() {

@@ -1,6 +1,6 @@
 // An illegal move that stands ([23] A.5.2 unsupervised rapid/blitz, [05] B6/C3, club Art. 6):
 // not put right before the opponent's next move, it becomes part of the game, which continues
-// from the position on the board (laws.md section 18, "An illegal move that stands").
+// from the position on the board ([23] A.5.2, [05] B6/C3, club Art. 6; docs/reconstruction.md).
 #include "base/placement.hpp"
 #include "rules/recon_impl.hpp"
 

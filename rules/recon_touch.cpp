@@ -1,6 +1,6 @@
 // Touch-move (Art. 4.3-4.5 of the 2023 Laws; 4.3/4.4 in 2001/2005): what the touched pieces
 // oblige the player on move to do, compared with the move he made. A lift stands for a touch
-// (laws.md section 4.3, "Sensor mapping"); touches without a lift, intent and a spoken
+// (Art. 4.3, 4.7 of the FIDE Laws 2023); touches without a lift, intent and a spoken
 // "j'adoube" are invisible, so the result is an alert for the arbiter, never a ruling.
 #include "rules/recon_impl.hpp"
 

@@ -102,7 +102,7 @@ void Reconstructor::Impl::defer(Square bsq, SquareReading r, TimeMs t) {
 // of one scan): the board did not see in which order they happened, so none is invented. They
 // are committed together and judged once: first the pieces put back on the square they were
 // lifted from, then the lifts, then the other placements; their lifts share one time, which
-// check_touch_move treats as unordered (laws.md 4.1: an order that cannot be proved is not
+// check_touch_move treats as unordered (Art. 4.3: an order that cannot be proved is not
 // held against the player; no touch_move from a square order).
 void Reconstructor::Impl::flush_deferred(TimeMs upto) {
     while (deferred_bb) {

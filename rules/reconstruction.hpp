@@ -1,6 +1,6 @@
 // Move reconstruction: from lifted and placed pieces and clock presses to touched pieces, moves
 // made and completed moves, as an arbiter beside the board would see them (Art. 4.1-4.8, 6.2.1,
-// 7.2-7.6 and App. D.2.2-D.2.3 of the FIDE Laws; ../shared/docs/laws.md sections 4-6, 18).
+// 7.2-7.6 and App. D.2.2-D.2.3 of the FIDE Laws; docs/reconstruction.md).
 //
 // One Reconstructor per board and game line. Feed it every SensorEvent (base/sensors.hpp) in
 // time order; each feed() returns what happened (base/events.hpp). No I/O, no clock:
@@ -94,8 +94,8 @@ struct ReconRules {
     std::string article_unpromoted_pawn = "7.5.2";
     std::string article_flag = "6.9";
     std::string article_dead = "5.2.2";
-    /// dead_position alert (laws.md section 18: end a game for a dead position only when
-    /// proven, else alert the arbiter): with every pawn blocked by an opposing pawn, after this
+    /// dead_position alert (Art. 5.2.2: end a game for a dead position only when proven, else
+    /// alert the arbiter; docs/reconstruction.md): with every pawn blocked by an opposing pawn, after this
     /// many moves by each player without a capture or pawn move, a position the quick check
     /// cannot settle is examined in depth (ReconConfig::can_mate_deep) once per pawn structure
     /// and material: proven dead ends the game (5.2.2), undecided raises dead_position. 0 = never.
@@ -105,10 +105,10 @@ struct ReconRules {
 /// Settings of one reconstructor (command-line options and board properties).
 struct ReconConfig {
     /// --clock board|none. Without a clock a move is completed when the opponent's next move is
-    /// made or when it ends the game (interfaces.md, Art. 6.2.1).
+    /// made or when it ends the game (eboardd(8) `--clock none`, Art. 6.2.1).
     bool clock = true;
     /// --illegal-feedback immediate: alert an illegal move when it is made (the board settles on
-    /// it) instead of when it is completed. Never for FIDE profiles (laws.md section 18).
+    /// it) instead of when it is completed. Not the FIDE profiles' default (eboardd(8); Art. 7.5.1).
     bool illegal_immediate = false;
     /// --mismatch-grace: how long the board may show an unexplained position before
     /// position_mismatch (default 5 s; reaching for a promotion piece takes time).

@@ -41,7 +41,7 @@ bool insufficient_mating_material(const Position& pos, Color side) {
 
 namespace {
 
-// Budgets, tuned on ../shared/data/deadpos/chasolver_positions.txt against the targets of
+// Budgets, tuned on data/deadpos/chasolver_positions.txt against the targets of
 // issue 8 (bench/winnable.cpp): quick >= 200,000 positions/s, full >= 3,000 positions/s.
 /// Quick mode's helpmate search, on positions that look like a game (see game_like()).
 constexpr std::uint64_t kQuickNodes = 160;

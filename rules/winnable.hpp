@@ -93,12 +93,12 @@ enum class WinnableMode : std::uint8_t {
     return '?';
 }
 
-/// The two-letter label of eboard-winnable (interfaces.md): White's letter then Black's, e.g.
+/// The two-letter label of eboard-winnable (eboard-winnable(1)): White's letter then Black's, e.g.
 /// "WB", "W-", "-B", "--" (a dead position, Art. 5.2.2), "?" where undecided.
 [[nodiscard]] std::string winnability_label(const Position& pos,
                                             WinnableMode mode = WinnableMode::Quick);
 
-/// One line of `eboard-winnable --batch` (interfaces.md): the label of the FEN, read with
+/// One line of `eboard-winnable --batch` (eboard-winnable(1)): the label of the FEN, read with
 /// FenMaterial::Composed so that composed positions with more than 8 pawns or more promoted
 /// pieces than missing pawns are answered too (legal-looking, if unreachable: a dead position
 /// is still a question about them); an Error naming what is wrong if the text is not a FEN

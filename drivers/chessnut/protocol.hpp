@@ -1,4 +1,4 @@
-// Chessnut USB HID protocol (Air, Air+, Pro, Go; ../shared/docs/protocols/chessnut.md): report
+// Chessnut USB HID protocol (Air, Air+, Pro, Go; docs/protocols/chessnut.md): report
 // types, the piece nibbles, the h8..a1 square order, commands, LEDs, battery, version replies.
 // Pure functions on byte buffers, no I/O, shared by the driver and the emulator. Section
 // numbers refer to chessnut.md.

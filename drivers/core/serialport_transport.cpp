@@ -1,6 +1,6 @@
 // libserialport transport for real USB serial devices (/dev/ttyACM*, /dev/ttyUSB*).
-// Not testable on a bare pty (testing-without-hardware.md 2.2): tests/serialport runs it against
-// the emulators behind a fake USB serial port in a umockdev testbed (2.3, emu/umockdev/fake_tty).
+// Not testable on a bare pty (libserialport does not open ptys): tests/serialport runs it against
+// the emulators behind a fake USB serial port in a umockdev testbed (emu/umockdev/fake_tty).
 #include "drivers/core/transport.hpp"
 #include "drivers/core/usb.hpp"
 

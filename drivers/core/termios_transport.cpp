@@ -66,7 +66,7 @@ Expected<std::unique_ptr<Transport>> open_termios(const std::string& path,
     ::cfsetispeed(&t, speed.value());
     ::cfsetospeed(&t, speed.value());
     if (::tcsetattr(fd, TCSANOW, &t) != 0) return Error{path + ": tcsetattr: " + std::strerror(errno)};
-    // Modem lines: ptys answer ENOTTY, which is fine (testing-without-hardware.md 2.1).
+    // Modem lines: ptys answer ENOTTY, which is fine.
     int bits = 0;
     if (settings.dtr) bits |= TIOCM_DTR;
     if (settings.rts) bits |= TIOCM_RTS;

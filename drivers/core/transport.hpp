@@ -1,4 +1,4 @@
-// The thin byte pipe under every driver (testing-without-hardware.md section 0): open, write,
+// The thin byte pipe under every driver (drivers/core/README.md): open, write,
 // read with a timeout, close, and a "disconnected" signal. Implementations: termios (ptys and
 // plain ttys), libserialport (real USB serial devices), TCP (ser2net), USB HID through libusb
 // (usb.hpp).
@@ -50,7 +50,7 @@ class Transport {
 /// Raw termios on a tty or pty: O_RDWR|O_NOCTTY, raw mode, the given line settings, TIOCEXCL.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_termios(const std::string& path,
                                                                  const SerialSettings& settings);
-/// libserialport on a real serial device (cannot open ptys: testing-without-hardware.md 2.2).
+/// libserialport on a real serial device (it cannot open ptys).
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
                                                                     const SerialSettings& settings);
 /// Raw TCP client (ser2net in raw mode), TCP_NODELAY.

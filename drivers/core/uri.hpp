@@ -1,4 +1,4 @@
-// Device URIs of interfaces.md: `DRIVER:TRANSPORT`.
+// Device URIs of eboardd(8) (BOARDS): `DRIVER:TRANSPORT`.
 //   dgt:/dev/ttyACM0       /dev/ttyACM* and /dev/ttyUSB*: libserialport (real USB serial)
 //   dgt:/dev/pts/3         any other path (ptys, /dev/rfcomm0, /dev/ttyS0): plain termios
 //   dgt:tcp:HOST:PORT      raw TCP (ser2net); HOST may be [v6-address]

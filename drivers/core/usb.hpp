@@ -1,4 +1,4 @@
-// USB boards through libusb (interfaces.md: `usb` and `usb:BUS.ADDR`): finding a board by the
+// USB boards through libusb (eboardd(8): `usb` and `usb:BUS.ADDR`): finding a board by the
 // registry's VID:PID table, the HID transport (interrupt IN reports; interrupt OUT or
 // SET_REPORT for commands, chessnut.md 2), and hotplug through libusb's callbacks so a board
 // plugged in later is found and an unplugged one reported.

@@ -1,6 +1,6 @@
 // DGT serial board protocol: byte values, piece codes, field numbering, framing, and the
 // encoders/decoders of the messages the driver and the emulator exchange. Pure functions on
-// byte buffers, no I/O. Section numbers refer to ../shared/docs/protocols/dgt.md.
+// byte buffers, no I/O. Section numbers refer to docs/protocols/dgt.md.
 #pragma once
 
 #include "drivers/core/driver.hpp"

@@ -1,5 +1,5 @@
 // A wire-level Certabo (RFID) or Tabutronic Sentio (occupancy) board as a pure state machine,
-// following ../shared/docs/protocols/certabo-sentio.md (section 6 is its checklist): it
+// following docs/protocols/certabo-sentio.md (section 6 is its checklist): it
 // streams `:` + numbers + ` \r\n` frames every frame_period_ms without being asked, takes
 // 8-byte LED commands and answers `L` (or, as an RGB "Spectrum" board, 247-byte `ff 55 .. 0d 0a`
 // commands answered with `D`). Certabo pieces carry stable tag ids (`3 0 84 x y` style), so a

@@ -1,6 +1,6 @@
 // A wire-level Millennium ChessLink board as a pure state machine: bytes from the host go in
 // with the current time, reply chunks come out. It follows the emulator checklist of
-// ../shared/docs/protocols/millennium.md section 9: odd parity on every byte (optionally never
+// docs/protocols/millennium.md section 9: odd parity on every byte (optionally never
 // set, as some eONE firmware), the block check on every message, commands with a bad parity
 // bit or block check ignored without a reply, status reports per E2ROM 02 (every scan at
 // 40.96 ms by default, on change, timed, debounced) that may come between a command and its

@@ -12,7 +12,7 @@
 // reply goes out at once) and inspect() for reads.
 //
 // The service keeps its own fd on the slave open, so the master never sees the POLLHUP that a
-// pty reports before its slave is first opened (testing-without-hardware.md 2.1). Should the
+// pty reports before its slave is first opened (Linux pty(7)). Should the
 // master report POLLHUP/EIO anyway (our slave fd hung up), the service reopens its slave fd; if
 // that does not clear it, it stops listening to the master and looks again at most once a
 // second, instead of spinning. Replies the client does not read wait in a bounded queue

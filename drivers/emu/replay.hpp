@@ -1,4 +1,4 @@
-// Recorded conversations: the record.txt format (../shared/data/dgt/README.md), the console log
+// Recorded conversations: the record.txt format (data/dgt/README.md), the console log
 // of a Node.js app (host writes are `write --- [ Uint8Array(1) [ 66 ] ]` lines; every received
 // chunk is a JavaScript array of decimal bytes, possibly over several lines); and eboardd's own
 // `--trace` logs (drivers/core/trace.hpp). ChunkPlayer plays recorded device chunks as a device.

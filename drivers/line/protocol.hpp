@@ -1,6 +1,6 @@
 // The ASCII line protocol shared by Certabo (RFID) and Tabutronic Sentio (occupancy) boards:
 // framing, the frame codec, square order and the LED commands. Pure functions on byte
-// buffers, no I/O. Section numbers refer to ../shared/docs/protocols/certabo-sentio.md.
+// buffers, no I/O. Section numbers refer to docs/protocols/certabo-sentio.md.
 #pragma once
 
 #include "drivers/core/framer.hpp"

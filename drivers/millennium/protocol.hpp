@@ -1,7 +1,7 @@
 // Millennium ChessLink protocol (Exclusive, Performance, eONE): characters, odd parity, the XOR
 // block check, message lengths, the two square orders of the status report, LEDs and E2ROM
 // addresses. Pure functions on byte buffers, no I/O; the driver and the emulator share them.
-// Section numbers refer to ../shared/docs/protocols/millennium.md.
+// Section numbers refer to docs/protocols/millennium.md.
 //
 // Every message, both ways, is `<letter> <printable payload> <2 upper-case hex digits>`, the
 // digits being the XOR of all preceding 7-bit characters (3). On the wire every byte carries an

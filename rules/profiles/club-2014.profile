@@ -1,4 +1,4 @@
-# The Flemish club championship regulation 2014-2015 (../shared/seeds/001_*), on top of the
+# The Flemish club championship regulation 2014-2015 (docs/profiles.md), on top of the
 # FIDE Laws 2005 for standard games (club Art. 20). Laws.md section 16.
 inherit = fide-2005
 name = club-2014
@@ -13,7 +13,7 @@ article.flag = 6.10, club 3
 
 # Art. 6: an illegal move is taken back if the opponent or the director points it out before
 # the next move; otherwise it stands. Whether the 7.4 b penalty applies on top (through
-# Art. 20) is open (laws.md section 17 item 10); this profile keeps it. A club that wants no
+# Art. 20) is open (docs/profiles.md); this profile keeps it. A club that wants no
 # penalty writes a profile with `inherit = club-2014` and `illegal.ladder = none`.
 illegal.actor = arbiter-or-claim
 illegal.stands-if-unclaimed = yes

@@ -1,5 +1,5 @@
 # FIDE Laws of Chess 2001 (valid from 1 July 2001), standard games. 2001 defines no rapid
-# or blitz. Sources: ../shared/docs/laws.md.
+# or blitz. Sources: docs/profiles.md.
 name = fide-2001
 title = FIDE Laws of Chess 2001, standard game
 edition = 2001

@@ -1,5 +1,5 @@
 # FIDE Laws of Chess 2005 (valid from 1 July 2005), standard games.
-# The root of the 2005 profiles: sets every key. Sources: ../shared/docs/laws.md.
+# The root of the 2005 profiles: sets every key. Sources: docs/profiles.md.
 name = fide-2005
 title = FIDE Laws of Chess 2005, standard game
 edition = 2005

@@ -13,7 +13,7 @@ article.both-flags = -
 
 [supervised]
 # B.2: the Competition Rules apply; B.2 does not name A.3, so the penalties of Art. 7 and 9
-# stay two minutes (an open question, laws.md section 17 item 7).
+# stay two minutes (an open question, docs/profiles.md).
 illegal.ladder = +2min, loss
 illegal.ladder-quickplay = +2min, loss
 claim.incorrect.opponent-minutes = 2

@@ -1,4 +1,4 @@
-// Every move of every game in ../shared/data/games/, in every vocabulary: announce_move()
+// Every move of every game in data/games/, in every vocabulary: announce_move()
 // (built by access/ from the position and the move) against the move's SAN read word by word
 // through word tables written HERE, straight from the Appendix and the notation keys - not
 // through access/vocabulary.cpp, so that a wrong word there fails this test:
@@ -30,7 +30,7 @@ using namespace eboard::access;
 
 namespace {
 
-const std::filesystem::path kGames = std::filesystem::path(EBOARD_SHARED_DATA) / "games";
+const std::filesystem::path kGames = std::filesystem::path(EBOARD_REPO_DATA) / "games";
 
 /// One vocabulary's words, as the sources above give them.
 struct Key {

@@ -123,7 +123,7 @@ TEST_CASE("eboardctl: help, exit codes and errors, take-back, set position, cloc
     CHECK(sans_of(*g) == want);
 
     // `eboardctl watch` prints the events as they come; the result of the new game ends it.
-    // As JSON lines it is an event stream: the VERSION line first (interfaces.md "Events"),
+    // As JSON lines it is an event stream: the VERSION line first (docs/client-api.md "Events"),
     // then the WATCH reply (watching from there on).
     Process watch(eboardctl_bin(), {"--socket", socket, "--json", "watch"});
     auto greeting = watch.line();

@@ -1,4 +1,4 @@
-// `--clock board|none` and `--white-side` of docs/interfaces.md, through the eboardd process
+// `--clock board|none` and `--white-side` of eboardd(8), through the eboardd process
 // against an emulated DGT board with a DGT3000 clock. With `--clock none` the clock attached to
 // the board is not used: a move is completed when the next move is made or when it ends the
 // game (Art. 6.2.1), never by a press of the lever, and no MOVE carries clock times. With
@@ -56,7 +56,7 @@ TEST_CASE("6.2.1 --clock none: a move is completed by the next move made, never 
     const std::size_t completed = index_of(all, [](const ojson& e) { return is_move(e, 1, "completed"); });
     REQUIRE(black_touch < all.size());
     CHECK(completed > black_touch);
-    // No clock is in use: no MOVE has clock times (interfaces.md: `clock` when a clock is present).
+    // No clock is in use: no MOVE has clock times (docs/client-api.md: `clock` when a clock is in use).
     for (const auto& e : all)
         if (e.value("class", "") == "MOVE") CHECK_FALSE(e.contains("clock"));
 }

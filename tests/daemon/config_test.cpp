@@ -79,7 +79,7 @@ std::string file_error(const std::string& text) {
 }
 } // namespace
 
-TEST_CASE("config: defaults are those of interfaces.md") {
+TEST_CASE("config: defaults are those of eboardd(8)") {
     const Config c = parse_ok({}).config;
     CHECK(c.boards.empty());
     CHECK(c.clock == ClockMode::Board);
@@ -122,7 +122,7 @@ TEST_CASE("config: --simulate takes an optional PGN") {
     CHECK(parse_ok({"--simulate=game.pgn", "--speed", "50"}).config.simulate == std::string("game.pgn"));
     CHECK(parse_ok({"--simulate", "--speed", "50"}).config.speed == 50.0);
     CHECK(parse_ok({"--simulate", "--speed", "50"}).config.simulate == std::string());
-    // --help says so, as interfaces.md writes it: `--simulate [PGN]`.
+    // --help says so, as eboardd(8) writes it: `--simulate [PGN]`.
     const std::string help = usage_text();
     CHECK(help.find("--simulate [PGN]") != std::string::npos);
     CHECK(help.find("--simulate PGN") == std::string::npos);

@@ -36,7 +36,7 @@ bool has(const std::vector<std::string>& lines, const std::string& line) {
 /// mode was sent); returns the writes it made to the board.
 std::vector<std::string> dgt_writes(const std::string& options) {
     TempDir dir("eboardd-drvopts-dgt");
-    const std::string pgn = std::string(EBOARD_SHARED_DATA) + "/games/molinari-bordais-1979.pgn";
+    const std::string pgn = std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn";
     std::string conf = "[board.d]\nuri = emu-dgt:" + pgn + "\n";
     if (!options.empty()) conf += "driver-options = " + options + "\n";
     ReadyDaemon eboardd(dir.path, config_args(dir.path, conf, {"--trace", "dgt", "--speed", "20"}));

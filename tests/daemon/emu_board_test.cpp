@@ -1,4 +1,4 @@
-// `--board emu-KIND[:PGN]` (interfaces.md: "emu-… (built-in emulators)"; daemon/emu_board.hpp):
+// `--board emu-KIND[:PGN]` (eboardd(8), BOARDS; daemon/emu_board.hpp):
 // the eboardd process runs the emulators of drivers/emu itself, each read by its real driver
 // (DGT, Certabo, Sentio, Millennium over in-process ptys; Chessnut through the report
 // loopback), and a simulated player replays the PGN on each. Every board's recorded game must
@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kGames = std::string(EBOARD_SHARED_DATA) + "/games/";
+const std::string kGames = std::string(EBOARD_REPO_DATA) + "/games/";
 
 } // namespace
 

@@ -1,4 +1,4 @@
-// docs/interfaces.md "Events" through the eboardd process: `--events PATH` writes every event
+// docs/client-api.md "Events" through the eboardd process: `--events PATH` writes every event
 // as JSON lines to a file (appended, the VERSION object first on every run), and a board given
 // by `--board URI` is named by that URI exactly as given. Processes are waited for by their
 // output or their exit, never by sleeping.
@@ -62,7 +62,7 @@ TEST_CASE("events: --events FILE gets the VERSION line first and every event, ap
 
 TEST_CASE("events: a board given by --board is named by its URI exactly as given") {
     TempDir dir("eboardd-board-uri");
-    const std::string uri = "emu-dgt:" + std::string(EBOARD_SHARED_DATA) + "/games/molinari-bordais-1979.pgn";
+    const std::string uri = "emu-dgt:" + std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn";
     ReadyDaemon eboardd(dir.path, {"--board", uri, "--white-side", "left", "--speed", "20", "--state-dir",
                                    (dir.path / "state").string(), "--events", "-"});
     EventLog log(eboardd.process);

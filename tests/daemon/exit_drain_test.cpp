@@ -88,7 +88,7 @@ TEST_CASE("exit: on SIGTERM a client that stopped reading gets every event sent 
           "delays the exit by the drain's bound only") {
     TempDir dir("eboardd-drain-term");
     const std::string socket = (dir.path / "s").string();
-    const std::string uri = "emu-dgt:" + std::string(EBOARD_SHARED_DATA) + "/games/nepomniachtchi-liren-game1.pgn";
+    const std::string uri = "emu-dgt:" + std::string(EBOARD_REPO_DATA) + "/games/nepomniachtchi-liren-game1.pgn";
     ReadyDaemon eboardd(dir.path, {"--board", uri, "--white-side", "left", "--speed", "200", "--state-dir",
                                    (dir.path / "state").string(), "--socket", socket, "--events", "-"});
     EventLog log(eboardd.process);

@@ -140,9 +140,9 @@ class EventLog {
     std::thread thread_;
 };
 
-/// The first game of a PGN file of ../shared/data/games, or game `index` (0-based).
+/// The first game of a PGN file of data/games, or game `index` (0-based).
 inline GameRecord source_game(const std::string& file, int index = 0) {
-    const std::string text = slurp(std::filesystem::path(EBOARD_SHARED_DATA) / "games" / file);
+    const std::string text = slurp(std::filesystem::path(EBOARD_REPO_DATA) / "games" / file);
     PgnReader reader(text);
     for (int i = 0;; ++i) {
         auto g = reader.next();

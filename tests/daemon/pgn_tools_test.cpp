@@ -1,4 +1,4 @@
-// docs/interfaces.md "PGN": the files eboardd writes must be readable by standard PGN tools
+// docs/client-api.md "PGN files": the files eboardd writes must be readable by standard PGN tools
 // (e.g. pgn-extract), also when a profile let an illegal move stand ([23] A.5.2). Debian's
 // pgn-extract (scripts/deps) replays every game of the file move by move; it must match
 // every record and report no move it cannot make.

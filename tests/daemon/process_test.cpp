@@ -64,7 +64,7 @@ TEST_CASE("eboardd --simulate: the recorded PGN equals the source game (Deep Blu
 
 TEST_CASE("eboardd --simulate: a game that ends in checkmate (Molinari - Bordais 1979)") {
     TempDir dir("eboardd-proc");
-    const std::string all = slurp(fs::path(EBOARD_SHARED_DATA) / "games" / "molinari-bordais-1979.pgn");
+    const std::string all = slurp(fs::path(EBOARD_REPO_DATA) / "games" / "molinari-bordais-1979.pgn");
     eboard::PgnReader reader(all);
     auto first = reader.next();
     REQUIRE(first.has_value());

@@ -1,4 +1,4 @@
-// `--white-side auto` (interfaces.md: "the side whose clock runs when the game starts, or whose
+// `--white-side auto` (eboardd(8): "the side whose clock runs when the game starts, or whose
 // player completes the first move"), through the eboardd process with an emulated DGT board and
 // DGT3000 clock: before the first move the clock's time reports carry the lever (BWTIME status
 // bit 1, dgt.md 10.1), whose high side is the side whose clock runs or will run when started -

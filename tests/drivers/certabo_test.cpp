@@ -1,6 +1,6 @@
 // The Certabo driver (certabo-sentio.md 2.1, 3, 4): calibration from the start position, the
 // majority vote against noisy ids, LEDs (classic and RGB), against the emulator over a pty, and
-// every move of every game in ../shared/data/games through a loopback, both orientations.
+// every move of every game in data/games through a loopback, both orientations.
 #include "base/placement.hpp"
 #include "line_harness.hpp"
 
@@ -180,7 +180,7 @@ TEST_CASE("certabo line noise: a cut first frame, junk, cut and bad frames, over
     REQUIRE(loop.run_until([&] { return d.board() == board.position(); }, 500, 10));
 }
 
-TEST_CASE("certabo emu: every move of the games in shared/data/games, both orientations") {
+TEST_CASE("certabo emu: every move of the games in data/games, both orientations") {
     // 475 games (438 from the lichess sample), both orientations in about a second of CPU.
     const SweepCount swept = play_all_games(emu::LineBoardKind::Certabo);
     CHECK(swept.games == 475);

@@ -1,6 +1,6 @@
 // The Chessnut emulator on its own (every command of chessnut.md 3) and the real driver in a
 // DeviceSession against it over the in-process ReportLoopback transport: start-up, every move
-// of every game in shared/data/games in both orientations (issue 4's done criterion), noise,
+// of every game in data/games in both orientations (issue 4's done criterion), noise,
 // LEDs and beep, unplug. The same driver over libusb under umockdev: tests/usb.
 #include "base/placement.hpp"
 #include "chessnut_harness.hpp"
@@ -137,7 +137,7 @@ TEST_CASE("chessnut emu: start-up through the driver reaches realtime mode and r
     CHECK(h.emu->spacing_violations() == 0);
 }
 
-TEST_CASE("chessnut emu: every move of every game in shared/data/games, both orientations") {
+TEST_CASE("chessnut emu: every move of every game in data/games, both orientations") {
     // All games of every file (the lichess sample is 438 games) in both orientations, over the
     // in-process transport; tests/usb plays a subset through libusb under umockdev.
     const SweepCount swept = sweep_shared_games([](const PgnGame& g, bool rotated) {
@@ -148,7 +148,7 @@ TEST_CASE("chessnut emu: every move of every game in shared/data/games, both ori
 }
 
 TEST_CASE("chessnut emu 10: invalid nibbles, garbled reports and repeats end in the right board") {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     emu::ChessnutEmulatorOptions eo = ChessnutHarness::fast_emulator();
     eo.invalid_probability = 0.1;
     eo.noise_probability = 0.1;

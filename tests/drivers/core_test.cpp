@@ -13,7 +13,7 @@ using namespace eboard;
 using namespace eboard::drivers;
 using namespace eboard::drivers::test;
 
-TEST_CASE("uri: DRIVER:TRANSPORT as in interfaces.md") {
+TEST_CASE("uri: DRIVER:TRANSPORT as in eboardd(8)") {
     auto a = parse_device_uri("dgt:/dev/ttyACM0");
     REQUIRE(a.has_value());
     CHECK(a->driver == "dgt");

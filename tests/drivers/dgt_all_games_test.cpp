@@ -1,5 +1,5 @@
 // Issue 4's done criterion for DGT: the driver decodes the emulator's output into the board the
-// emulator holds after every move of every game in ../shared/data/games (the 438-game lichess
+// emulator holds after every move of every game in data/games (the 438-game lichess
 // sample and the Chess960 file included), both orientations. The board model and the real
 // driver are wired byte for byte on simulated time (Loopback), so the whole collection takes
 // seconds; dgt_emulator_test.cpp plays a subset over a pty with a real session.
@@ -55,7 +55,7 @@ int play_direct(const PgnGame& g, bool rotated) {
 
 } // namespace
 
-TEST_CASE("dgt emu: every move of every game in shared/data/games, both orientations") {
+TEST_CASE("dgt emu: every move of every game in data/games, both orientations") {
     const SweepCount swept = sweep_shared_games([](const PgnGame& g, bool rotated) {
         REQUIRE(play_direct(g, rotated) == static_cast<int>(g.san.size()));
     });

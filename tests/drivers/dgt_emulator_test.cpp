@@ -98,7 +98,7 @@ TEST_CASE("dgt emu: lifts and places arrive as field updates") {
     CHECK(ch[1].reading.piece == Piece::WPawn);
 }
 
-TEST_CASE("dgt emu: every move of the games in shared/data/games, both orientations") {
+TEST_CASE("dgt emu: every move of the games in data/games, both orientations") {
     // Over the pty (real session, termios): the six small files here; EBOARD_FULL_SWEEP=1
     // plays all 475 games of every file, both orientations (minutes; dgt_all_games_test.cpp
     // plays them all on every ctest run through the byte-for-byte loopback).
@@ -115,7 +115,7 @@ TEST_CASE("dgt emu: every move of the games in shared/data/games, both orientati
     for (const bool rotated : {false, true}) {
         for (const char* name : kGames) {
             INFO(name << (rotated ? " rotated (white on the connector's right)" : " normal"));
-            const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + name);
+            const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/" + name);
             REQUIRE_FALSE(games.empty());
             for (const auto& g : games) {
                 emu::DgtEmulatorOptions eo;
@@ -127,13 +127,13 @@ TEST_CASE("dgt emu: every move of the games in shared/data/games, both orientati
 }
 
 TEST_CASE("dgt emu: the first games of the lichess sample") {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/lichess-db-sample.pgn", 5);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/lichess-db-sample.pgn", 5);
     REQUIRE(games.size() == 5);
     for (const auto& g : games) CHECK(play_game(g, {}) == static_cast<int>(g.san.size()));
 }
 
 TEST_CASE("dgt emu: Chess960 games from a FEN, both orientations") {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/cutechess-fischerrandom.pgn", 2);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/cutechess-fischerrandom.pgn", 2);
     REQUIRE_FALSE(games.empty());
     for (const auto& g : games) {
         REQUIRE_FALSE(g.fen.empty());
@@ -146,7 +146,7 @@ TEST_CASE("dgt emu: Chess960 games from a FEN, both orientations") {
 }
 
 TEST_CASE("dgt 8 emu: scan dynamics, bounce, noise and fragmentation end in the right board") {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     emu::DgtEmulatorOptions eo;
     eo.scan_period_ms = 15;
     eo.bounce_probability = 0.2;

@@ -1,4 +1,4 @@
-// record.txt (a real DGT USB board, ../shared/data/dgt/README.md) replayed through the
+// record.txt (a real DGT USB board, data/dgt/README.md) replayed through the
 // emulator into the real driver: every dump decodes to the position the recording app
 // decoded itself (its Position(64) blocks), with the recorded fragmentation.
 #include "base/placement.hpp"
@@ -50,7 +50,7 @@ std::vector<BoardReading> app_positions(const std::string& text) {
     return out;
 }
 
-const std::string kRecord = std::string(EBOARD_SHARED_DATA) + "/dgt/record.txt";
+const std::string kRecord = std::string(EBOARD_REPO_DATA) + "/dgt/record.txt";
 
 } // namespace
 

@@ -1,4 +1,4 @@
-// Playing the games of ../shared/data/games move by move on an emulated board, for the
+// Playing the games of data/games move by move on an emulated board, for the
 // drivers' done criterion (issue 4): the caller plays each move by hand (play_on_board in
 // harness.hpp) and checks that its driver decoded the board the emulator holds.
 #pragma once

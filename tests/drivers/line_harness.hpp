@@ -105,7 +105,7 @@ inline int play_game_loopback(const PgnGame& g, emu::LineEmulatorOptions eo) {
     return matched;
 }
 
-/// Every game of ../shared/data/games (sweep_shared_games: every file, both orientations)
+/// Every game of data/games (sweep_shared_games: every file, both orientations)
 /// through play_game_loopback, one frame every 10 simulated ms; each game must be matched to
 /// its last move.
 inline SweepCount play_all_games(emu::LineBoardKind kind) {

@@ -1,5 +1,5 @@
 // The real Millennium driver against the wire-level emulator: every move of every game in
-// ../shared/data/games in both square orders (issue 4's done criterion) through the board
+// data/games in both square orders (issue 4's done criterion) through the board
 // model, a subset of them over a pty (termios transport, DeviceSession), real scan timing with
 // noise and fragmentation, an eONE without parity bits, LEDs, and the emulator's own rules
 // (reset, bad commands ignored, report modes).
@@ -95,7 +95,7 @@ int play_pty(const PgnGame& g, emu::MillenniumEmulatorOptions eo) {
 std::vector<std::string> all_game_files() {
     std::vector<std::string> out;
     for (const auto& e :
-         std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DATA) + "/games"))
+         std::filesystem::directory_iterator(std::string(EBOARD_REPO_DATA) + "/games"))
         if (e.path().extension() == ".pgn") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
@@ -106,7 +106,7 @@ const char* kPtyGames[] = {"molinari-bordais-1979.pgn", "anastasian-lewis.pgn",
 
 } // namespace
 
-TEST_CASE("millennium emu: every move of every game in shared/data/games, both square orders") {
+TEST_CASE("millennium emu: every move of every game in data/games, both square orders") {
     std::size_t games = 0, moves = 0;
     for (const auto& path : all_game_files()) {
         const auto list = read_all_games(path);
@@ -135,7 +135,7 @@ TEST_CASE("millennium emu: games over a pty (termios 7O1 line, real session), bo
         files = all_game_files();
     else
         for (const char* n : kPtyGames)
-            files.push_back(std::string(EBOARD_SHARED_DATA) + "/games/" + n);
+            files.push_back(std::string(EBOARD_REPO_DATA) + "/games/" + n);
     for (const auto order : {SquareOrder::H1First, SquareOrder::A8First}) {
         for (const auto& path : files) {
             INFO(path << (order == SquareOrder::A8First ? " a8 first" : " h1 first"));
@@ -153,7 +153,7 @@ TEST_CASE("millennium emu: games over a pty (termios 7O1 line, real session), bo
 
 TEST_CASE("millennium emu: real 40.96 ms scans, noise, fragments, no parity bit: right board") {
     const auto games =
-        read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+        read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     emu::MillenniumEmulatorOptions eo;
     eo.order = SquareOrder::A8First;
     eo.noise_probability = 0.15;
@@ -162,7 +162,7 @@ TEST_CASE("millennium emu: real 40.96 ms scans, noise, fragments, no parity bit:
     eo.e2rom[e2rom::scan_time] = 15; // the shortest scan, 30.7 ms
     CHECK(play_pty(games.at(0), eo) == static_cast<int>(games[0].san.size()));
     const auto short_game =
-        read_all_games(std::string(EBOARD_SHARED_DATA) + "/games/molinari-bordais-1979.pgn");
+        read_all_games(std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn");
     eo.parity_bit = false; // eONE firmware that never sets bit 7
     eo.noise_probability = 0;
     CHECK(play_pty(short_game.at(0), eo) == static_cast<int>(short_game[0].san.size()));

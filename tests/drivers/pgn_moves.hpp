@@ -1,4 +1,4 @@
-// The games of ../shared/data/games as SAN moves for the driver tests, read with the rules
+// The games of data/games as SAN moves for the driver tests, read with the rules
 // core's PGN reader (rules/pgn.hpp): every game of a file, including study chapters that
 // start from a FEN; null moves come as "--".
 #pragma once

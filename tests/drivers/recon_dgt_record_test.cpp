@@ -1,4 +1,4 @@
-// Replay of a real DGT session (../shared/data/dgt/record.txt, see its README) into move
+// Replay of a real DGT session (data/dgt/record.txt, see its README) into move
 // reconstruction: the recorded chunks go through the driver's own code path for bytes (the
 // record parser of drivers/emu, the core Framer with the DGT FrameRule, board_from_codes), and
 // each board dump (one per second while a game was played) is fed as a board snapshot to an
@@ -43,7 +43,7 @@ std::vector<BoardReading> board_dumps(const std::string& path) {
 } // namespace
 
 TEST_CASE("DGT record.txt replays into its game: 1.a4 e5 2.Nf3 Nc6 3.d3 a5 4.c4 Qf6 ...") {
-    auto dumps = board_dumps(std::string(EBOARD_SHARED_DATA) + "/dgt/record.txt");
+    auto dumps = board_dumps(std::string(EBOARD_REPO_DATA) + "/dgt/record.txt");
     REQUIRE(dumps.size() == 178);
     std::size_t distinct = 1;
     for (std::size_t k = 1; k < dumps.size(); ++k) distinct += dumps[k] == dumps[k - 1] ? 0u : 1u;

@@ -173,7 +173,7 @@ TEST_CASE("dgt over a pty: unplugged mid-game, pieces moved meanwhile, replugged
     REQUIRE(h.pump_until([&] { return driver.ready() && !h.all<BoardSnapshot>().empty(); }));
 
     const auto boards = game_boards(
-        read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1)
+        read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1)
             .at(0));
     const std::size_t half = 20;
     for (std::size_t i = 1; i <= half; ++i) {

@@ -116,7 +116,7 @@ eboard::test::Run play_with_bounces(const PgnGame& game, const std::map<std::str
 }
 
 PgnGame kasparov_game_1() {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
     REQUIRE(games.size() == 1);
     return games[0];
 }
@@ -170,7 +170,7 @@ TEST_CASE("4.3 Sentio: an own piece bouncing in one frame before each move is no
 TEST_CASE("sentio bounce rate: random one-frame bounces over lichess games, vote 1 and 3", "[.measure]") {
     // A measurement, not run by ctest: build/tests/test_drivers "[.measure]" (docs/drivers-conformance.md).
     // Each 100 ms frame reads one random occupied square empty with probability 2 %.
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/lichess-db-sample.pgn", 60);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/lichess-db-sample.pgn", 60);
     for (const int vote : {1, 3}) {
         int played = 0, moves = 0, bounces = 0, touch = 0, other = 0, lost = 0;
         for (const PgnGame& g : games) {

@@ -1,5 +1,5 @@
 // The Sentio driver (certabo-sentio.md 2.2): on byte buffers with simulated time, against the
-// emulator over a pty, and every move of every game in ../shared/data/games through a
+// emulator over a pty, and every move of every game in data/games through a
 // loopback, both orientations; a human's lifts and slides (rules/handling.hpp) on top.
 #include "base/placement.hpp"
 #include "line_harness.hpp"
@@ -163,7 +163,7 @@ TEST_CASE("sentio emu over a pty: board, a move, LEDs acknowledged with 'L', unp
     CHECK_FALSE(h.all<LinkStatus>().back().connected);
 }
 
-TEST_CASE("sentio emu: every move of the games in shared/data/games, both orientations") {
+TEST_CASE("sentio emu: every move of the games in data/games, both orientations") {
     // 475 games (438 from the lichess sample), both orientations in about a second of CPU.
     const SweepCount swept = play_all_games(emu::LineBoardKind::Sentio);
     CHECK(swept.games == 475);
@@ -171,7 +171,7 @@ TEST_CASE("sentio emu: every move of the games in shared/data/games, both orient
 }
 
 TEST_CASE("sentio emu: a human's lifts, slides and capture orders end in the right occupancy") {
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 2);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 2);
     REQUIRE(games.size() == 2);
     for (const auto& g : games) {
         REQUIRE(g.fen.empty());

@@ -1,4 +1,4 @@
-// `dgt:tcp:HOST:PORT` (interfaces.md transports): a board behind ser2net on a Raspberry Pi next
+// `dgt:tcp:HOST:PORT` (eboardd(8) transports): a board behind ser2net on a Raspberry Pi next
 // to it. Here a relay thread plays ser2net: it accepts one TCP connection and copies bytes both
 // ways between it and the emulated DGT board's pty, so the real driver, through open_device()
 // and the TCP transport, plays a game against the real emulator; ser2net closing the
@@ -112,7 +112,7 @@ TEST_CASE("dgt:tcp:HOST:PORT: a game through ser2net, then ser2net hangs up: the
     REQUIRE(h.pump_until([&] { return driver.clock_model() == ClockModel::Dgt3000; }));
 
     const auto boards = game_boards(
-        read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1).at(0));
+        read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1).at(0));
     for (std::size_t i = 1; i <= 20; ++i) {
         INFO("move " << i);
         play_on_board(board, boards[i - 1], boards[i]);

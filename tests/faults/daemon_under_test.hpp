@@ -51,7 +51,7 @@ class DaemonUnderTest {
         CHECK(status == 128 + SIGKILL);
         stop_reader();
     }
-    /// SIGTERM (the graceful exit of interfaces.md); its exit status.
+    /// SIGTERM (the graceful exit of eboardd(8), SIGNALS); its exit status.
     int terminate() {
         process_->signal(SIGTERM);
         const int status = process_->wait_exit();

@@ -1,6 +1,6 @@
 // kill -9 at random moments during multi-board replays (issue 7): four emulated DGT boards,
 // each with a simulated pair of players replaying a game of
-// ../shared/data/games/lichess-db-sample.pgn, and eboardd killed with SIGKILL at random moments
+// data/games/lichess-db-sample.pgn, and eboardd killed with SIGKILL at random moments
 // and started again at once on the same state directory. The players do not know: as at a real
 // board they go on with the move in hand while the daemon is down (the board keeps its pieces,
 // the clock keeps running, a press is in the clock's lever when the daemon is back), and each

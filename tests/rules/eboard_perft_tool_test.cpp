@@ -1,4 +1,4 @@
-// The eboard-perft binary (interfaces.md, section eboard-perft): output format and exit codes.
+// The eboard-perft binary (eboard-perft(1)): output format and exit codes.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>

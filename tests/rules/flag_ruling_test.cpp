@@ -1,5 +1,5 @@
 // The ruling on a flag fall (rules/flag_ruling.hpp): Art. 6.4 quota, 6.9 draw test, the club's
-// material rule, claim-only regimes (laws.md sections 5.4, 16, 18).
+// material rule, claim-only regimes (docs/profiles.md, `flag.*`).
 #include "rules/flag_ruling.hpp"
 
 #include <catch2/catch.hpp>

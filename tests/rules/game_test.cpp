@@ -238,7 +238,7 @@ TEST_CASE("9.2 a claim by announcing the move that would produce the repetition"
 }
 
 TEST_CASE("9.3 fifty moves: Ushenina-Girya, Geneva 2013, claimable from move 122") {
-    const auto sans = pgn_moves(std::string(EBOARD_SHARED_DATA) + "/games/ushenina-girya-2013.pgn",
+    const auto sans = pgn_moves(std::string(EBOARD_REPO_DATA) + "/games/ushenina-girya-2013.pgn",
                                 "[White \"Anna Ushenina\"]");
     REQUIRE(sans.size() == 251); // 126. Bd3, then Black claimed
     Game g(profile("fide-2023"));

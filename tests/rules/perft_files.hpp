@@ -1,4 +1,4 @@
-// Test helper: the perft reference files of ../shared/data/perft, parsed.
+// Test helper: the perft reference files of data/perft, parsed.
 #pragma once
 
 #include <fstream>
@@ -12,10 +12,10 @@
 
 namespace eboard::test {
 
-/// Reads ../shared/data/perft/<name> through EBOARD_SHARED_DATA; throws if it is missing or
+/// Reads data/perft/<name> through EBOARD_REPO_DATA; throws if it is missing or
 /// malformed (a test that cannot read its data must fail, not pass vacuously).
 inline std::vector<PerftCase> perft_file(const std::string& name) {
-    const std::string path = std::string(EBOARD_SHARED_DATA) + "/perft/" + name;
+    const std::string path = std::string(EBOARD_REPO_DATA) + "/perft/" + name;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + path);
     std::stringstream ss;

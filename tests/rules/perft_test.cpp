@@ -1,4 +1,4 @@
-// Perft against the published counts of every position in ../shared/data/perft/, each to the
+// Perft against the published counts of every position in data/perft/, each to the
 // deepest listed depth whose count fits a node budget (all depths: bench_perft --all).
 #include <catch2/catch.hpp>
 

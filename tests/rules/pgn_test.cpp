@@ -17,7 +17,7 @@ using eboard::test::slurp;
 
 std::vector<std::filesystem::path> game_files() {
     std::vector<std::filesystem::path> files;
-    const auto dir = std::filesystem::path(EBOARD_SHARED_DATA) / "games";
+    const auto dir = std::filesystem::path(EBOARD_REPO_DATA) / "games";
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         if (e.path().extension() == ".pgn") files.push_back(e.path());
     }
@@ -134,7 +134,7 @@ TEST_CASE("PGN [%clk] split over two comments, or formed when a command is taken
     }
 }
 
-TEST_CASE("PGN writer output re-read gives the same game, every game of shared/data/games") {
+TEST_CASE("PGN writer output re-read gives the same game, every game of data/games") {
     int games = 0;
     for (const auto& file : game_files()) {
         const std::string text = slurp(file);

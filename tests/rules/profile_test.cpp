@@ -1,5 +1,5 @@
 // Rules profiles (rules/profile.hpp, docs/profiles.md): the built-ins, the text format, its
-// errors, inheritance and the supervision sections, checked against laws.md sections 6, 8, 15-18.
+// errors, inheritance and the supervision sections, checked against the articles of docs/profiles.md.
 #include "rules/profile.hpp"
 
 #include <catch2/catch.hpp>
@@ -43,7 +43,7 @@ Error parse_error(std::string_view text) {
 
 } // namespace
 
-TEST_CASE("every built-in profile name of interfaces.md loads, supervised or not") {
+TEST_CASE("every built-in profile name of eboardd(8) loads, supervised or not") {
     const std::vector<std::string_view> expected = {
         "fide-2023",       "fide-2023-rapid", "fide-2023-blitz", "fide-2005",
         "fide-2005-rapid", "fide-2005-blitz", "fide-2001",       "club-2014"};

@@ -95,7 +95,7 @@ std::vector<std::string> ticked_at_deadlines(const std::vector<SensorEvent>& in,
 
 TEST_CASE("recon deadlines: ticking only when next_deadline() is due gives the events of ticking every ms") {
     int unreadable = 0;
-    const auto games = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/lichess-db-sample.pgn", &unreadable);
+    const auto games = read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/lichess-db-sample.pgn", &unreadable);
     REQUIRE(games.size() >= 2);
     for (std::size_t gi = 0; gi < 2; ++gi) {
         for (const bool identity : {false, true}) {

@@ -227,7 +227,7 @@ TEST_CASE("7.5.1 every illegal move of the games that recreates an earlier posit
     std::vector<PgnGame> games;
     for (const char* f : {"lichess-db-sample.pgn", "ushenina-girya-2013.pgn", "anastasian-lewis.pgn",
                           "carlsen-grischuk-linares.pgn", "nepomniachtchi-liren-game1.pgn"})
-        for (PgnGame& g : read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + f))
+        for (PgnGame& g : read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + f))
             if (g.fen.empty()) games.push_back(std::move(g));
     const std::vector<Recreation> cases = recreations(games);
     INFO(cases.size() << " illegal moves that recreate an earlier position");

@@ -326,7 +326,7 @@ TEST_CASE("5.2.2 the per-move dead-position check (Static) agrees with Quick on 
                           "cutechess-fischerrandom.pgn", "kasparov-deep-blue-1997.pgn",
                           "lichess-db-sample.pgn", "molinari-bordais-1979.pgn",
                           "nepomniachtchi-liren-game1.pgn", "ushenina-girya-2013.pgn"})
-        for (const PgnGame& g : read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + f)) {
+        for (const PgnGame& g : read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + f)) {
             Position p = g.start();
             same(p);
             for (Move m : g.moves) {
@@ -334,7 +334,7 @@ TEST_CASE("5.2.2 the per-move dead-position check (Static) agrees with Quick on 
                 same(p);
             }
         }
-    std::ifstream in(std::string(EBOARD_SHARED_DATA) + "/deadpos/chasolver_positions.txt");
+    std::ifstream in(std::string(EBOARD_REPO_DATA) + "/deadpos/chasolver_positions.txt");
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#') continue;  // "LABEL FEN": the FEN after the label

@@ -1,4 +1,4 @@
-// Every game of ../shared/data/games handled the human way (rules/handling.hpp: seeded capture,
+// Every game of data/games handled the human way (rules/handling.hpp: seeded capture,
 // castling, en passant and promotion orders, slides, bounce, adjusting, DGT scan dynamics) on
 // occupancy-only and identity boards, as square changes or whole-board reports, must come out
 // exactly, with no irregularity alert.
@@ -97,7 +97,7 @@ std::string check_game(const PgnGame& g, const Variant& v, std::uint64_t seed) {
 
 void check_file(const std::string& file, std::size_t every = 1) {
     int unreadable = 0;
-    auto games = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + file, &unreadable);
+    auto games = read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + file, &unreadable);
     REQUIRE(!games.empty());
     CHECK(unreadable == 0);
     std::size_t checked = 0;

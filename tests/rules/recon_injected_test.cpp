@@ -46,7 +46,7 @@ TEST_CASE("injected irregularities in real games each raise their alert exactly 
     }
     const char* files[] = {"kasparov-deep-blue-1997.pgn", "nepomniachtchi-liren-game1.pgn"};
     for (const char* file : files) {
-        auto games = read_pgn_file(std::string(EBOARD_SHARED_DATA) + "/games/" + file);
+        auto games = read_pgn_file(std::string(EBOARD_REPO_DATA) + "/games/" + file);
         REQUIRE(!games.empty());
         const PgnGame& g = games[0];
         Position start = g.start();

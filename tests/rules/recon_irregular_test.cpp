@@ -442,7 +442,7 @@ TEST_CASE("7.6 the arbiter sets the board back several moves at once: the game r
 
 TEST_CASE("7.5.2 on an occupancy-only board a pawn left on the last rank is an assumed queen") {
     // The board cannot tell the pawn from a queen: the promotion is recorded with a queen
-    // marked assumed (laws.md section 18); identity boards see the pawn (test above).
+    // marked assumed (docs/reconstruction.md); identity boards see the pawn (test above).
     Board b({}, false);
     b.start("4k3/P6p/8/8/8/8/8/4K3 w - - 0 1");
     b.move("a7", "a8", Color::White);

@@ -1,5 +1,5 @@
 // Reconstruction of ordinary moves, captures, castling and en passant from lifts and placements
-// (Art. 4.7; laws.md section 4.3), slides, bounce and DGT scan order, on occupancy-only and
+// (Art. 4.7), slides, bounce and DGT scan order, on occupancy-only and
 // identity boards. Promotion is in recon_promotion_test.cpp.
 #include <catch2/catch.hpp>
 

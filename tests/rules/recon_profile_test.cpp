@@ -1,6 +1,6 @@
 // Illegal moves and displaced pieces under each built-in rules profile (rules/profiles,
 // recon_rules_from_profile): the article, the count and the penalty of the illegal_move alert
-// (laws.md section 6.2, 6.3 and 10), whether an unclaimed illegal move stands ([05] B6/C3,
+// (Art. 7.5, App. A/B and the quickplay finish), whether an unclaimed illegal move stands ([05] B6/C3,
 // [23] A.5.2, club Art. 6), and the article of position_mismatch ([01]/[05] 7.3, [23] 7.4).
 #include <catch2/catch.hpp>
 
@@ -194,7 +194,7 @@ TEST_CASE("club Art. 6: an illegal move not pointed out before the next move sta
     illegal_knight(b, false);
     REQUIRE(b.r.count(AlertKind::IllegalMove) == 1);
     CHECK(b.r.alerts[0].article == "7.4, club 6");
-    CHECK(b.r.alerts[0].penalty == "+2min");  // 7.4 b through Art. 20 (laws.md section 17)
+    CHECK(b.r.alerts[0].penalty == "+2min");  // 7.4 b through Art. 20 (docs/profiles.md)
     b.move("e7", "e5", Color::Black);
     CHECK(stands(b.r) != nullptr);
     REQUIRE(b.r.made.size() == 2);

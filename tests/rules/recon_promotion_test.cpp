@@ -1,4 +1,4 @@
-// Promotion (Art. 4.4.4, 4.6, 4.7.3 of the 2023 Laws; laws.md sections 4.2, 4.3 and 18): the
+// Promotion (Art. 4.4.4, 4.6, 4.7.3 of the 2023 Laws; docs/reconstruction.md): the
 // pawn removed and the new piece placed in either order, the pawn first put on the promotion
 // square, underpromotion; on occupancy-only boards a queen by default or the piece chosen by
 // clock button or command, and the choice final once the piece touched the square.

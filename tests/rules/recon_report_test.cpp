@@ -1,7 +1,7 @@
 // Boards that send their whole board in each report (BoardSnapshot: a Chessnut reports on every
 // change; a host that reads late gets several changes in one report): a sensor bounce across
 // two reports is no touch, and the changes of one report have no order the reconstruction may
-// hold against the player (Art. 4.3/4.4, 2023 numbering; laws.md 4.1).
+// hold against the player (Art. 4.3/4.4, 2023 numbering).
 #include <catch2/catch.hpp>
 
 #include "recon_support.hpp"

@@ -1,5 +1,5 @@
 // Test support for the reconstructor tests: feeding event streams, summarising the output,
-// and reading the games of ../shared/data/games (rules/pgn.hpp PgnReader).
+// and reading the games of data/games (rules/pgn.hpp PgnReader).
 #pragma once
 
 #include <fstream>

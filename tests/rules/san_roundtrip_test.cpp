@@ -1,4 +1,4 @@
-// App. C / PGN 8.2.3: every move of every game in ../shared/data/games read, played and printed
+// App. C / PGN 8.2.3: every move of every game in data/games read, played and printed
 // again gives the same SAN.
 #include "rules/notation.hpp"
 #include "rules/pgn.hpp"
@@ -40,8 +40,8 @@ void check_line(const std::vector<GameMove>& moves, Counts& n) {
 
 } // namespace
 
-TEST_CASE("App. C SAN round trip on every move of every game in shared/data/games") {
-    const std::filesystem::path dir = std::filesystem::path(EBOARD_SHARED_DATA) / "games";
+TEST_CASE("App. C SAN round trip on every move of every game in data/games") {
+    const std::filesystem::path dir = std::filesystem::path(EBOARD_REPO_DATA) / "games";
     REQUIRE(std::filesystem::is_directory(dir));
     Counts total;
     int files = 0;
@@ -76,7 +76,7 @@ TEST_CASE("App. C SAN round trip on every move of every game in shared/data/game
 
 TEST_CASE("Guidelines II Chess960 SAN round trip (cutechess fischerandom games)") {
     const std::string text =
-        slurp(std::filesystem::path(EBOARD_SHARED_DATA) / "games" / "cutechess-fischerrandom.pgn");
+        slurp(std::filesystem::path(EBOARD_REPO_DATA) / "games" / "cutechess-fischerrandom.pgn");
     PgnReader reader(text);
     int games = 0, castlings = 0;
     while (auto game = reader.next()) {

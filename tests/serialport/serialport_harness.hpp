@@ -65,7 +65,7 @@ void play(SessionHarness& h, Emulator& e, const PgnGame& g, Board&& board) {
 }
 
 inline PgnGame first_game(const char* file) {
-    return read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/" + file, 1).at(0);
+    return read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/" + file, 1).at(0);
 }
 
 } // namespace eboard::drivers::test

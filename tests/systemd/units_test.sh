@@ -1,6 +1,6 @@
 #!/bin/sh
 # The installed systemd units, sysusers.d and tmpfiles.d fragments, checked offline with the
-# real systemd tools (../shared/docs/testing-without-hardware.md section 5):
+# real systemd tools (no booted systemd needed):
 # - `systemd-analyze verify` on the units as installed (ExecStart= pointed into the staging
 #   tree so the binaries exist; Documentation= man pages looked up in the staged man pages).
 #   It exits 0 on unknown keys and bad values and only prints a warning, so ANY output fails;

@@ -6,7 +6,7 @@
 # made from an id table (eboard-udev-rules --from-ids) cover what no built-in driver has yet
 # (libusb boards, an id two drivers claim).
 #
-# SAFETY (../shared/docs/testing-without-hardware.md section 4): as root, `udevadm test`
+# SAFETY: as root, `udevadm test`
 # really creates the device links in /dev and writes /run/udev. Everything below the re-exec
 # runs in a private mount namespace with an overlay over /dev (/dev/pts re-bound: umockdev
 # needs openpty) and a tmpfs over /run; the host's /etc/udev, /run/udev and /dev are never

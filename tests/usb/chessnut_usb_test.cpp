@@ -102,8 +102,8 @@ TEST_CASE("chessnut over libusb: moves, LEDs and beep at usb:BUS.ADDR, by interr
 
 TEST_CASE("chessnut over libusb: games through umockdev, both orientations, with noise") {
     UsbBus b;
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
-    const auto c960 = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/cutechess-fischerrandom.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/kasparov-deep-blue-1997.pgn", 1);
+    const auto c960 = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/cutechess-fischerrandom.pgn", 1);
     int address = 2;
     for (const auto& g : {games.at(0), c960.at(0)}) {
         for (const bool rotated : {false, true}) {
@@ -142,7 +142,7 @@ TEST_CASE("chessnut over libusb: unplugged and plugged in again in the middle of
     ChessnutHarness h(e, open_chessnut(arrived[0].board.where.str()));
     REQUIRE(h.ready(kEventDeadlineMs));
 
-    const auto games = read_pgn_games(std::string(EBOARD_SHARED_DATA) + "/games/molinari-bordais-1979.pgn", 1);
+    const auto games = read_pgn_games(std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn", 1);
     const PgnGame& g = games.at(0);
     const int half = static_cast<int>(g.san.size()) / 2;
     play_moves(h, g, 0, half);

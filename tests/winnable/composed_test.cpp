@@ -66,7 +66,7 @@ TEST_CASE("move_count_bound is never below the number of legal moves") {
 }
 
 TEST_CASE("5.2.2 composed positions are answered, soundly") {
-    // Labels from ../shared/data/deadpos/chasolver_positions.txt (CHA's ground truth).
+    // Labels from data/deadpos/chasolver_positions.txt (CHA's ground truth).
     const auto quick = [](const std::string& fen) {
         return winnability_label_of_fen(fen, false, WinnableMode::Quick).value();
     };

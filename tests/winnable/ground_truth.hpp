@@ -1,4 +1,4 @@
-// The winnability ground truth: ../shared/data/deadpos/chasolver_positions.txt, one position a
+// The winnability ground truth: data/deadpos/chasolver_positions.txt, one position a
 // line, "LL FEN" where LL is White's letter (W or -) then Black's (B or -); '#' lines comment.
 #pragma once
 
@@ -13,7 +13,7 @@ struct GroundTruth {
 
 inline std::vector<GroundTruth> read_ground_truth() {
     std::vector<GroundTruth> out;
-    std::ifstream in(EBOARD_SHARED_DATA "/deadpos/chasolver_positions.txt");
+    std::ifstream in(EBOARD_REPO_DATA "/deadpos/chasolver_positions.txt");
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#' || line.size() < 4) continue;

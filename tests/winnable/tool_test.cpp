@@ -1,4 +1,4 @@
-// eboard-winnable as interfaces.md describes it: one FEN -> one label; --batch -> one label per
+// eboard-winnable as its manual page describes it: one FEN -> one label; --batch -> one label per
 // line, "!!" for a line that is not a FEN; bad usage -> exit 2. Runs the built binary.
 #include <catch2/catch.hpp>
 
@@ -108,7 +108,7 @@ TEST_CASE("eboard-winnable answers composed positions (nine pawns) and the initi
 
 TEST_CASE("5.2.2 eboard-winnable --batch over the whole ground truth: every position answered, "
           "none unsound") {
-    // The FENs of ../shared/data/deadpos/chasolver_positions.txt fed to the tool as an arbiter
+    // The FENs of data/deadpos/chasolver_positions.txt fed to the tool as an arbiter
     // would feed a file: one line each, none refused ("!!"), one label each, in order, and never
     // '-' where CHA's label has the letter (nor a letter where it has '-').
     const auto truth = read_ground_truth();

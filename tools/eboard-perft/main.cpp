@@ -1,5 +1,5 @@
 // eboard-perft [--chess960] [--divide] FEN DEPTH
-// Prints the perft node count of FEN at DEPTH (interfaces.md, section eboard-perft); with
+// Prints the perft node count of FEN at DEPTH (eboard-perft(1)); with
 // --divide one "UCI: count" line per legal move first, then the total. An invalid FEN or bad
 // usage: one line on stderr, exit 2.
 #include <charconv>

@@ -3,7 +3,7 @@
 // build/udev/70-eboard.rules, which `cmake --install` puts into lib/udev/rules.d; nobody keeps
 // a list of ids by hand (docs/adding-a-driver.md, udev/README.md).
 //
-// What a matching device gets (udev(7); ../shared/docs/testing-without-hardware.md section 4):
+// What a matching device gets (udev(7); udev/README.md):
 // - ENV{ID_MM_DEVICE_IGNORE}="1": ModemManager does not probe it with AT commands;
 // - GROUP/MODE 0660: `dialout` for a tty, `plugdev` for a libusb device node (the groups
 //   eboardd.service joins with SupplementaryGroups=), and TAG+="uaccess" for the seat's user;

@@ -1,5 +1,5 @@
 // eboard-winnable [--chess960] [--full] FEN | --batch
-// Prints the winnability label of a position (interfaces.md, section eboard-winnable): 'W' if
+// Prints the winnability label of a position (eboard-winnable(1)): 'W' if
 // White can still checkmate by some sequence of legal moves, else '-', then 'B' likewise for
 // Black; '?' where the search could not decide. "--" is a dead position (Art. 5.2.2).
 // --batch: one FEN per line on stdin, one label per line on stdout, in order; a line that is not

@@ -290,7 +290,7 @@ int main(int argc, char** argv) try {
     if (cmd != "watch") return print_reply(*reply, json);
     if (text_of(*reply, "class") == "ERROR") return print_reply(*reply, json);
     // As JSON lines the watch is an event stream: the VERSION line first, as on every event
-    // stream (interfaces.md "Events"), then the WATCH reply (watching from here on).
+    // stream (docs/client-api.md "Events"), then the WATCH reply (watching from here on).
     if (json) std::cout << version->dump() << '\n' << reply->dump() << std::endl;
     while (auto e = conn.receive()) std::cout << (json ? e->dump() : eboard::client::describe(*e)) << std::endl;
     std::cerr << "eboardctl: the daemon hung up\n";

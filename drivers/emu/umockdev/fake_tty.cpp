@@ -22,7 +22,7 @@ std::string hex4(std::uint16_t v) {
 }
 
 /// The device in umockdev-record format: tty -> (usb-serial port ->) interface -> USB device,
-/// the shapes libserialport walks to report a USB port with its VID:PID (2.3, 2.5).
+/// the shapes libserialport walks to report a USB port with its VID:PID.
 std::string record(const FakeTtyDescription& d) {
     const bool acm = d.name.rfind("ttyACM", 0) == 0;
     const std::string usb = "/devices/pci0000:00/0000:00:14.0/usb" + std::to_string(d.bus) + "/" +

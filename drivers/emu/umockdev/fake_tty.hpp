@@ -1,5 +1,5 @@
 // A fake USB serial port for the libserialport path, without hardware or privileges
-// (testing-without-hardware.md 2.3): a umockdev testbed holds the tty (/dev/ttyACM0 under a
+// (umockdev): a umockdev testbed holds the tty (/dev/ttyACM0 under a
 // cdc_acm interface, or /dev/ttyUSB0 under an ftdi_sio usb-serial port) with its USB parents in
 // sysfs, so libserialport finds it by VID:PID and opens it. Its device node is a symlink to an
 // emulator's pty (PtyService::add_link(node())), so the real driver talks to a wire-level

@@ -1,5 +1,5 @@
-// FakeUsbBus (fake_usb.hpp): umockdev testbed + usbdevfs ioctl handler, after
-// ../shared/examples/umockdev/emu_usb_test.c. The kernel side of usbfs is modelled only as far
+// FakeUsbBus (fake_usb.hpp): umockdev testbed + usbdevfs ioctl handler, after umockdev's own
+// usbfs ioctl tests. The kernel side of usbfs is modelled only as far
 // as libusb 1.0.26 uses it (os/linux_usbfs.c): capabilities, claim/release, kernel driver
 // detach and re-attach, interrupt and control URBs, reap without delay, discard.
 #include "drivers/emu/umockdev/fake_usb.hpp"
@@ -7,7 +7,7 @@
 #include "drivers/core/session.hpp"
 
 #include <umockdev.h>
-// <linux/usbdevice_fs.h> needs <sys/ioctl.h> first (testing-without-hardware.md 3.4).
+// <linux/usbdevice_fs.h> needs <sys/ioctl.h> first.
 #include <sys/ioctl.h>
 #include <linux/usbdevice_fs.h>
 

@@ -1,5 +1,5 @@
-// Fake USB HID boards for libusb, without hardware or privileges (testing-without-hardware.md
-// 3.4): a umockdev testbed holds the device's sysfs entry (with the binary `descriptors`
+// Fake USB HID boards for libusb, without hardware or privileges
+// (umockdev): a umockdev testbed holds the device's sysfs entry (with the binary `descriptors`
 // attribute libusb reads) and its /dev/bus/usb node; an in-process usbdevfs ioctl handler
 // (SUBMITURB / REAPURBNDELAY / DISCARDURB, claim, kernel-driver detach) connects libusb's URBs
 // to a UsbReportDevice (an emulator). Plugging and unplugging emit the uevents libusb's

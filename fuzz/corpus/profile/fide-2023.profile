@@ -1,5 +1,5 @@
 # FIDE Laws of Chess 2023 (valid from 1 January 2023), standard games.
-# The root of the 2023 profiles: sets every key. Sources: ../shared/docs/laws.md.
+# The root of the 2023 profiles: sets every key. Sources: docs/profiles.md.
 name = fide-2023
 title = FIDE Laws of Chess 2023, standard game
 edition = 2023
