@@ -598,10 +598,11 @@ void Reconstructor::Impl::quiet_checks() {
     if (kings_signal()) return;
     // An earlier position of the game: the last move, made and not completed, is taken back
     // (the player put his piece back before pressing); a completed one only where the profile
-    // lets the players take back their last move; never more than one ply. Otherwise the board alone never deletes a completed
-    // move: two fast moves that recreate it (a repetition) are moves, anything else waits for the
-    // press (illegal_move, 7.5.1) or the grace (position_mismatch, 7.4), both naming the
-    // earlier position, and the arbiter decides (TAKEBACK, SET_POSITION).
+    // lets the players take back their last move; never more than one ply. Otherwise the board
+    // alone never deletes a completed move: two fast moves that recreate it (a repetition) are
+    // moves, anything else waits for the press (illegal_move, 7.5.1) or the grace
+    // (position_mismatch, 7.4), both naming the earlier position, and the arbiter decides
+    // (TAKEBACK, SET_POSITION).
     const std::optional<int> earlier = earlier_position();
     if (earlier && takeback_allowed(*earlier)) {
         takeback(*earlier);
