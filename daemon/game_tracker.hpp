@@ -11,6 +11,7 @@
 #include "daemon/stored_game.hpp"
 #include "base/expected.hpp"
 #include "rules/position.hpp"
+#include "rules/result_check.hpp"
 
 namespace eboard::daemon {
 
@@ -55,8 +56,8 @@ class GameTracker {
     [[nodiscard]] Color mover_of(int ply) const { return ply % 2 == 1 ? first_to_move_ : ~first_to_move_; }
     /// The moves `side` has made in this game so far.
     [[nodiscard]] int moves_by(Color side) const {
-        const int first = (plies() + 1) / 2;
-        return side == first_to_move_ ? first : plies() - first;
+        const GameSoFar g = game_so_far(pos_, plies(), first_to_move_);
+        return side == Color::White ? g.white_moves : g.black_moves;
     }
     /// True when the last move made is completed (Art. 6.2.1), stood as an illegal move, or
     /// there is none; false while the player has not pressed the clock after it.

@@ -41,13 +41,13 @@ PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
 }
 
 void Reconstructor::Impl::describe(int ply, std::string& uci, std::string& fen) {
-    int made = static_cast<int>(hist.size()) - 1;
-    for (int k = made; k >= ply; --k) pos->unmake_move();
-    uci = to_uci(*pos, hist[static_cast<std::size_t>(ply)].move);
-    for (int k = ply; k <= made; ++k) {
-        pos->make_move(hist[static_cast<std::size_t>(k)].move);
-        if (k == ply) fen = pos->fen();
-    }
+    const Move m = hist[static_cast<std::size_t>(ply)].move;
+    at_ply(ply - 1, [&] {
+        uci = to_uci(*pos, m);
+        pos->make_move(m);
+        fen = pos->fen();
+        pos->unmake_move();
+    });
 }
 
 void Reconstructor::Impl::set_mismatch_clear() {
@@ -428,10 +428,8 @@ bool Reconstructor::Impl::takeback_allowed(int k) const noexcept {
 }
 
 std::string Reconstructor::Impl::fen_after(int k) {
-    const int made = static_cast<int>(hist.size()) - 1;
-    for (int j = made; j > k; --j) pos->unmake_move();
-    std::string fen = pos->fen();
-    for (int j = k + 1; j <= made; ++j) pos->make_move(hist[static_cast<std::size_t>(j)].move);
+    std::string fen;
+    at_ply(k, [&] { fen = pos->fen(); });
     return fen;
 }
 

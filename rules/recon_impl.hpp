@@ -236,6 +236,15 @@ struct Reconstructor::Impl {
     [[nodiscard]] bool takeback_allowed(int k) const noexcept;
     /// The FEN of the position after ply k (k <= the plies made).
     [[nodiscard]] std::string fen_after(int k);
+    /// Runs f with *pos the position after ply k (0 <= k <= the plies made), then makes the
+    /// later moves again; f leaves *pos as it found it.
+    template <typename F>
+    void at_ply(int k, F&& f) {
+        const int made = static_cast<int>(hist.size()) - 1;
+        for (int j = made; j > k; --j) pos->unmake_move();
+        f();
+        for (int j = k + 1; j <= made; ++j) pos->make_move(hist[static_cast<std::size_t>(j)].move);
+    }
     /// Replaces the last made, uncompleted move with the move the board shows from the position
     /// before it, or with `with` when given (false when there is no move to replace).
     bool replace_last(std::optional<Move> with = std::nullopt);
