@@ -391,9 +391,10 @@ void DeviceLink::restart_game() {
         device_.queue([](drivers::Driver& d) { d.request_board_dump(); });
     }
     // The board is checked against the game, a move made but not completed included (its
-    // press completes it). The reconstruction counts plies from the position it starts from.
+    // press completes it). The reconstruction replays the moves the game's position
+    // remembers: those since the start, or since the last illegal move that stood.
     const bool uncompleted = !game->last_completed() && game->position().history_size() > 0;
-    ply_offset_ = game->plies() - (uncompleted ? 1 : 0);
+    ply_offset_ = game->plies() - static_cast<int>(game->position().history_size());
     restarting_ = true;
     const std::vector<ReconEvent> out =
         recon_.resume_game(game->position(), uncompleted, drivers::steady_now_ms());

@@ -210,9 +210,10 @@ Outcome Game::evaluate() const {
 }
 
 Position Game::position_at(int ply_index) const {
-    if (ply_index < 0 || ply_index >= ply()) return pos_.copy();
-    Position p = start_.copy();
-    for (int i = 0; i < ply_index; ++i) p.make_move(moves_[static_cast<std::size_t>(i)]);
+    Position p = pos_.copy();
+    if (ply_index < 0 || ply_index >= ply()) return p;
+    // The current position remembers every move since the start (make_move's undo stack).
+    for (int i = ply(); i > ply_index; --i) p.unmake_move();
     return p;
 }
 

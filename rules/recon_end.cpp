@@ -61,9 +61,9 @@ MateAbility Reconstructor::Impl::mate_ability_deep(const Position& p, Color side
 
 void Reconstructor::Impl::end_game(const std::string& result, Termination termination,
                                    const std::string& article) {
-    complete(static_cast<int>(hist.size()) - 1, Completion::GameEnd);
+    complete(made_plies(), Completion::GameEnd);
     out.emplace_back(ResultEvent{now, result, std::string(to_string(termination)), article});
-    out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
+    out.emplace_back(GameEvent{now, false, cur().fen(), rotated, chess960_number});
     ended = true;
     cand_waiting = false;
     press_pending = false;
@@ -79,13 +79,13 @@ void Reconstructor::Impl::game_end_checks() {
         return end_game(std::string(to_pgn(o.result)), o.termination, o.article);
     dead_suspicion();
     if (ended) return;
-    const int ply = static_cast<int>(hist.size()) - 1;
+    const int ply = made_plies();
     if (const int reps = line->repetition_count(); reps >= profile.claim_repetitions) {
         AlertEvent a;
         a.kind = AlertKind::DrawClaimable;
         a.article = profile.articles.threefold.empty() ? "9.2" : profile.articles.threefold;
         a.ply = ply;
-        a.player = pos->side_to_move();
+        a.player = cur().side_to_move();
         a.count = reps;
         a.text = "the same position has appeared " + std::to_string(reps) + " times";
         alert(a);
@@ -96,7 +96,7 @@ void Reconstructor::Impl::game_end_checks() {
         a.kind = AlertKind::DrawClaimable;
         a.article = profile.articles.fifty_moves.empty() ? "9.3" : profile.articles.fifty_moves;
         a.ply = ply;
-        a.player = pos->side_to_move();
+        a.player = cur().side_to_move();
         a.text = "the last " + std::to_string(profile.claim_moves) +
                  " moves by each player were made without a pawn move or a capture";
         alert(a);
@@ -111,21 +111,21 @@ void Reconstructor::Impl::game_end_checks() {
 // proven dead ends the game, undecided raises dead_position, winnable stays silent.
 void Reconstructor::Impl::dead_suspicion() {
     int n = cfg.rules.dead_suspect_moves;
-    if (n <= 0 || pos->halfmove_clock() < 2 * n || !pawns_rammed(*pos)) return;
-    std::uint64_t sig = structure_signature(*pos);
+    if (n <= 0 || cur().halfmove_clock() < 2 * n || !pawns_rammed(cur())) return;
+    std::uint64_t sig = structure_signature(cur());
     if (sig == dead_checked) return;
     dead_checked = sig;
-    MateAbility white = mate_ability_deep(*pos, Color::White);
+    MateAbility white = mate_ability_deep(cur(), Color::White);
     if (white == MateAbility::Can) return;
-    MateAbility black = mate_ability_deep(*pos, Color::Black);
+    MateAbility black = mate_ability_deep(cur(), Color::Black);
     if (black == MateAbility::Can) return;
     if (white == MateAbility::Cannot && black == MateAbility::Cannot)
         return end_game("1/2-1/2", Termination::DeadPosition, cfg.rules.article_dead);
     AlertEvent a;
     a.kind = AlertKind::DeadPosition;
     a.article = cfg.rules.article_dead;
-    a.ply = static_cast<int>(hist.size()) - 1;
-    a.player = pos->side_to_move();
+    a.ply = made_plies();
+    a.player = cur().side_to_move();
     a.text = "the pawns are locked and " + std::to_string(n) +
              " moves by each player went by without a capture or pawn move: the position may "
              "be dead, which could not be proven";
@@ -136,20 +136,20 @@ void Reconstructor::Impl::dead_suspicion() {
 // centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
 // Two kings next to each other are never a legal position, so this is never a move.
 bool Reconstructor::Impl::kings_signal() {
-    Bitboard kings = pos->pieces(Color::White, PieceType::King) |
-                     pos->pieces(Color::Black, PieceType::King);
+    Bitboard kings = cur().pieces(Color::White, PieceType::King) |
+                     cur().pieces(Color::Black, PieceType::King);
     Bitboard final_sq = 0;
     if (count(occ) == 2 && (occ & ~kCentre) == 0) {
         final_sq = occ;  // the kings alone on the board
     } else {
-        Bitboard missing = pos->occupied() & ~occ;
-        Bitboard added = occ & ~pos->occupied();
+        Bitboard missing = cur().occupied() & ~occ;
+        Bitboard added = occ & ~cur().occupied();
         if ((missing & ~kings) || (added & ~kCentre) || count(added) != count(missing) ||
             added == 0)
             return false;
         final_sq = (kings & occ) | added;
         if (count(final_sq) != 2 || (final_sq & ~kCentre)) return false;
-        if (diff_squares(*pos) & ~(missing | added)) return false;
+        if (diff_squares(cur()) & ~(missing | added)) return false;
     }
     for (Bitboard b = final_sq & known; b; b &= b - 1)
         if (type_of(ident[static_cast<std::size_t>(std::countr_zero(b))]) != PieceType::King)

@@ -11,7 +11,7 @@ void Reconstructor::Impl::alert(AlertEvent a) {
     // An irregularity on a board that shows an earlier position of the game: say which, so that
     // the arbiter can decide (a takeback is his command, never the board's word alone).
     if ((a.kind == AlertKind::IllegalMove || (a.kind == AlertKind::PositionMismatch && !a.cleared)) &&
-        a.earlier_ply < 0 && pos) {
+        a.earlier_ply < 0 && line) {
         if (const std::optional<int> k = earlier_position()) {
             a.earlier_ply = ply_base + *k;
             a.earlier_fen = fen_after(*k);
@@ -23,31 +23,16 @@ void Reconstructor::Impl::alert(AlertEvent a) {
 }
 
 Color Reconstructor::Impl::ply_color(int ply) const noexcept {
-    Color first = hist.empty() ? Color::White : start_stm;
+    Color first = line ? start_stm : Color::White;
     return (ply % 2 == 1) ? first : ~first;
 }
 
-PlyRecord Reconstructor::Impl::record(Move m, bool assumed) const {
-    PlyRecord r;
-    r.move = m;
-    r.promotion_assumed = assumed;
-    r.occ = pos->occupied();
-    for (int s = 0; s < 64; ++s) {
-        auto v = static_cast<unsigned>(pos->piece_on(Square(s)));
-        auto i = static_cast<std::size_t>(s / 2);
-        r.packed[i] = static_cast<std::uint8_t>(r.packed[i] | (v << ((s % 2) * 4)));
-    }
-    return r;
-}
-
 void Reconstructor::Impl::describe(int ply, std::string& uci, std::string& fen) {
-    const Move m = hist[static_cast<std::size_t>(ply)].move;
-    at_ply(ply - 1, [&] {
-        uci = to_uci(*pos, m);
-        pos->make_move(m);
-        fen = pos->fen();
-        pos->unmake_move();
-    });
+    const Move m = move_of(ply);
+    Position p = position_after(ply - 1);
+    uci = to_uci(p, m);
+    p.make_move(m);
+    fen = p.fen();
 }
 
 void Reconstructor::Impl::set_mismatch_clear() {
@@ -56,7 +41,7 @@ void Reconstructor::Impl::set_mismatch_clear() {
         a.kind = AlertKind::PositionMismatch;
         a.article = mismatch_article;
         a.cleared = true;
-        a.ply = static_cast<int>(hist.size()) - 1;
+        a.ply = made_plies();
         a.text = "the board matches the game again";
         alert(a);
     }
@@ -66,8 +51,8 @@ void Reconstructor::Impl::set_mismatch_clear() {
 }
 
 void Reconstructor::Impl::note_off_board(std::optional<Color> own) {
-    Bitboard missing = pos->occupied() & ~occ & ~knocked & ~off_board;
-    if (own) missing &= pos->pieces(*own);
+    Bitboard missing = cur().occupied() & ~occ & ~knocked & ~off_board;
+    if (own) missing &= cur().pieces(*own);
     if (!missing) return;
     if (!off_board_pending()) off_board_since = now;
     off_board |= missing;
@@ -84,29 +69,25 @@ void Reconstructor::Impl::alert_knocked(Bitboard sq) {
     a.kind = AlertKind::PositionMismatch;
     a.article = await_restore ? illegal_article() : cfg.rules.article_displaced;
     mismatch_article = a.article;
-    a.squares = knocked & ~occ & pos->occupied();
-    a.ply = static_cast<int>(hist.size()) - 1;
-    a.player = pos->side_to_move();
+    a.squares = knocked & ~occ & cur().occupied();
+    a.ply = made_plies();
+    a.player = cur().side_to_move();
     a.text = "a piece is off the board since the last turn (knocked over?)";
     alert(a);
 }
 
 void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orient_known) {
-    if (game && !ended) out.emplace_back(GameEvent{now, false, pos->fen(), rotated, chess960_number});
+    if (game && !ended) out.emplace_back(GameEvent{now, false, cur().fen(), rotated, chess960_number});
     set_orientation(rot);
     orientation_known = orient_known;
-    pos.emplace(std::move(p));
-    start_stm = pos->side_to_move();
     chess960_number = number;
-    hist.clear();
-    hist.push_back(record(Move::none(), false));
-    start_line();
+    start_line(std::move(p));
     completed = 0;
     ply_base = 0;
     stood.reset();
     illegal_counts = {};
     illegal_counts_qpf = {};
-    successors(*pos, succ);
+    successors(cur(), succ);
     succ_prev.clear();
     reset_evidence();
     saved_touches.clear();
@@ -120,7 +101,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     off_board = knocked = 0;
     game = true;
     ended = false;
-    out.emplace_back(GameEvent{now, true, pos->fen(), rotated, number});
+    out.emplace_back(GameEvent{now, true, cur().fen(), rotated, number});
 }
 
 namespace {
@@ -150,7 +131,7 @@ constexpr Bitboard kStartOcc = 0xFFFF00000000FFFFull;
 // move.
 bool Reconstructor::Impl::try_start(bool during_game) {
     if (occ != kStartOcc) return false;
-    if (during_game && static_cast<int>(hist.size()) == 1 && board_is(*pos)) return false;
+    if (during_game && made_plies() == 0 && board_is(cur())) return false;
     if ((known & kStartOcc) == kStartOcc) {
         for (int r = 0; r < 2; ++r) {
             bool rot = r == 1;
@@ -190,24 +171,24 @@ void Reconstructor::Impl::evaluate() {
         try_start(false);
         return;
     }
-    int made = static_cast<int>(hist.size()) - 1;
-    if (!orientation_known && made == 0 && !board_is(*pos)) {
+    int made = made_plies();
+    if (!orientation_known && made == 0 && !board_is(cur())) {
         // A game started from a FEN: the board shows it one way round or the other.
         set_orientation(!rotated);
-        if (!board_is(*pos)) set_orientation(!rotated);
+        if (!board_is(cur())) set_orientation(!rotated);
     }
     bool assumed = false;
-    std::optional<Move> m = find_move(*pos, succ, &assumed);
-    if (!m && !orientation_known && made == 0 && !board_is(*pos)) {
+    std::optional<Move> m = find_move(cur(), succ, &assumed);
+    if (!m && !orientation_known && made == 0 && !board_is(cur())) {
         // Occupancy-only start: the first move tells which way round the board stands.
         set_orientation(!rotated);
-        m = find_move(*pos, succ, &assumed);
+        m = find_move(cur(), succ, &assumed);
         if (!m) set_orientation(!rotated);
     }
     if (!m && await_restore && stood && illegal_stands()) return;
     if (m) {
-        bool press_now = press_pending && press_by == pos->side_to_move();
-        if (press_now || !may_grow(*pos, *m)) {
+        bool press_now = press_pending && press_by == cur().side_to_move();
+        if (press_now || !may_grow(cur(), *m)) {
             make(*m, assumed, false);
         } else {
             cand_waiting = true;
@@ -220,13 +201,13 @@ void Reconstructor::Impl::evaluate() {
     if (cand_waiting && !cand_replaces) tentative = true;
     cand_waiting = false;
     if (tentative && two_plies(false)) return;
-    if (board_is(*pos)) {
+    if (board_is(cur())) {
         // Back in the position: nothing moved (adjusted pieces), or the restored position
         // after an irregularity. Touches stay: 4.3 applies to the move still to come.
-        if (made > completed && hist.back().promotion_assumed &&
+        if (made > completed && promo_assumed.back() &&
             promo_choice != PieceType::None && promo_choice != PieceType::Queen) {
             // The chosen piece is now on the square (4.4.4): the assumed queen was not it.
-            Move old = hist.back().move;
+            Move old = last_move();
             unplay_last();
             std::swap(succ, succ_prev);
             touches = saved_touches;
@@ -247,12 +228,11 @@ void Reconstructor::Impl::evaluate() {
     // before it that the board shows now replaces it.
     // Only when that player has lifted one of his pieces again: otherwise it is the opponent
     // starting his reply (without a clock every last move is uncompleted).
-    if (made > completed && made > 0 && (vacated & pos->pieces(~pos->side_to_move()))) {
-        Move last = hist.back().move;
-        pos->unmake_move();
-        std::optional<Move> r = find_move(*pos, succ_prev, &assumed);
-        bool grow = r && may_grow(*pos, *r);
-        pos->make_move(last);
+    if (made > completed && made > 0 && (vacated & cur().pieces(~cur().side_to_move()))) {
+        const Move last = last_move();
+        const Position before = position_after(made - 1);
+        std::optional<Move> r = find_move(before, succ_prev, &assumed);
+        bool grow = r && may_grow(before, *r);
         if (r && *r != last) {
             cand = *r;
             cand_replaces = true;
@@ -268,16 +248,16 @@ void Reconstructor::Impl::evaluate() {
 }
 
 bool Reconstructor::Impl::replace_last(std::optional<Move> with) {
-    if (hist.size() < 2) return false;
-    Move old = hist.back().move;
-    bool old_assumed = hist.back().promotion_assumed;
+    if (made_plies() < 1) return false;
+    Move old = last_move();
+    bool old_assumed = promo_assumed.back();
     unplay_last();
     std::swap(succ, succ_prev);
-    bool assumed = false;
-    std::optional<Move> m = with ? with : find_move(*pos, succ, &assumed);
+    bool was_assumed = false;
+    std::optional<Move> m = with ? with : find_move(cur(), succ, &was_assumed);
     if (!m) {
         m = old;
-        assumed = old_assumed;
+        was_assumed = old_assumed;
     }
     std::vector<Touch> t = saved_touches;
     for (const Touch& x : touches) {
@@ -294,39 +274,37 @@ bool Reconstructor::Impl::replace_last(std::optional<Move> with) {
         AlertEvent a;
         a.kind = AlertKind::TouchMove;
         a.article = "4.4";
-        a.player = pos->side_to_move();
-        a.ply = static_cast<int>(hist.size());
+        a.player = cur().side_to_move();
+        a.ply = made_plies() + 1;
         a.squares = bit_of(old.to());
         a.text = std::string("4.4.4: the promotion piece ") +
                  piece_to_char(make_piece(a.player, old.promotion_type())) + " touched " +
                  old.to().name() + " first; the choice was final";
         alert(a);
     }
-    make(*m, assumed, true);
+    make(*m, was_assumed, true);
     return true;
 }
 
-void Reconstructor::Impl::make(Move m, bool assumed, bool replaces) {
-    Color us = pos->side_to_move();
-    int ply = static_cast<int>(hist.size());
+void Reconstructor::Impl::make(Move m, bool was_assumed, bool replaces) {
+    Color us = cur().side_to_move();
+    int ply = made_plies() + 1;
     // --clock none: the opponent's move is completed by this one (Art. 6.2.1).
     if (!replaces && !cfg.clock)
         for (int k = completed + 1; k < ply; ++k) complete(k, Completion::OpponentMove);
-    check_touch_move(*pos, m, touches);
+    check_touch_move(cur(), m, touches);
     MoveEvent ev;
     ev.t_ms = now;
     ev.ply = ply_base + ply;
     ev.move = m;
-    ev.uci = to_uci(*pos, m);
-    ev.promotion_assumed = assumed;
+    ev.uci = to_uci(cur(), m);
+    ev.promotion_assumed = was_assumed;
     ev.replaces = replaces;
     saved_touches = touches;
     std::swap(succ_prev, succ);
-    pos->make_move(m);
-    hist.push_back(record(m, assumed));
-    line_play(m);
-    successors(*pos, succ);
-    ev.fen = pos->fen();
+    line_play(m, was_assumed);
+    successors(cur(), succ);
+    ev.fen = cur().fen();
     out.emplace_back(std::move(ev));
     orientation_known = true;
     reset_evidence();
@@ -349,8 +327,8 @@ void Reconstructor::Impl::complete(int ply, Completion how) {
     MoveEvent ev;
     ev.t_ms = now;
     ev.ply = ply_base + ply;
-    ev.move = hist[static_cast<std::size_t>(ply)].move;
-    ev.promotion_assumed = hist[static_cast<std::size_t>(ply)].promotion_assumed;
+    ev.move = move_of(ply);
+    ev.promotion_assumed = promo_assumed[static_cast<std::size_t>(ply)];
     ev.completed = how;
     describe(ply, ev.uci, ev.fen);
     if (has_times) {
@@ -363,7 +341,7 @@ void Reconstructor::Impl::complete(int ply, Completion how) {
 }
 
 void Reconstructor::Impl::complete_all(Color by, Completion how) {
-    int made = static_cast<int>(hist.size()) - 1;
+    int made = made_plies();
     int last = 0;
     for (int k = completed + 1; k <= made; ++k)
         if (ply_color(k) == by) last = k;
@@ -372,16 +350,12 @@ void Reconstructor::Impl::complete_all(Color by, Completion how) {
 }
 
 void Reconstructor::Impl::takeback(int ply) {
-    int made = static_cast<int>(hist.size()) - 1;
+    int made = made_plies();
     for (; made > ply; --made) unplay_last();
     completed = std::min(completed, ply);
-    successors(*pos, succ);
+    successors(cur(), succ);
     succ_prev.clear();
-    if (ply > 0) {
-        pos->unmake_move();
-        successors(*pos, succ_prev);
-        pos->make_move(hist.back().move);
-    }
+    if (ply > 0) successors(position_after(ply - 1), succ_prev);
     reset_evidence();
     saved_touches.clear();
     press_pending = false;
@@ -390,11 +364,13 @@ void Reconstructor::Impl::takeback(int ply) {
     if (!line->claim_fifty_moves().valid) fifty_alerted = false;
     off_board = knocked = 0;
     set_mismatch_clear();
-    out.emplace_back(TakebackEvent{now, ply_base + ply, pos->fen()});
+    out.emplace_back(TakebackEvent{now, ply_base + ply, cur().fen()});
 }
 
-void Reconstructor::Impl::start_line() {
-    line.emplace(cfg.rules.profile, pos->copy());
+void Reconstructor::Impl::start_line(Position start) {
+    start_stm = start.side_to_move();
+    line.emplace(cfg.rules.profile, std::move(start));
+    promo_assumed.assign(1, false);
     // 5.2.2 after every move: the reconstruction's own test (static analyses, or the caller's
     // can_mate), so that a position is dead in the line exactly when the game ends for it.
     line->set_dead_position_test([this](const Position& p) {
@@ -403,34 +379,36 @@ void Reconstructor::Impl::start_line() {
     });
 }
 
-void Reconstructor::Impl::line_play(Move m) {
+void Reconstructor::Impl::line_play(Move m, bool was_assumed) {
     // A start position that is already over (an arbiter's FEN of a dead position): the game
     // ends at the next move's checks, as the line follows the board until then.
     if (line->outcome().ended()) line->end(Outcome{});
-    (void)line->play(m);  // m is legal in *pos, which the line's position equals
+    (void)line->play(m);  // m is one of succ, the legal moves of the line's position
+    promo_assumed.push_back(was_assumed);
 }
 
 void Reconstructor::Impl::unplay_last() {
-    pos->unmake_move();
-    hist.pop_back();
-    (void)line->take_back_to(static_cast<int>(hist.size()) - 1);
+    (void)line->take_back_to(made_plies() - 1);
+    promo_assumed.pop_back();
 }
 
 std::optional<int> Reconstructor::Impl::earlier_position() const {
-    for (int k = static_cast<int>(hist.size()) - 2; k >= 0; --k)
-        if (board_is(hist[static_cast<std::size_t>(k)])) return k;
+    if (!line) return std::nullopt;
+    Position p = cur().copy();
+    for (int k = made_plies() - 1; k >= 0; --k) {
+        p.unmake_move();
+        if (board_is(p)) return k;
+    }
     return std::nullopt;
 }
 
 bool Reconstructor::Impl::takeback_allowed(int k) const noexcept {
-    const int made = static_cast<int>(hist.size()) - 1;
+    const int made = made_plies();
     return k == made - 1 && (k >= completed || cfg.rules.players_take_back);
 }
 
 std::string Reconstructor::Impl::fen_after(int k) {
-    std::string fen;
-    at_ply(k, [&] { fen = pos->fen(); });
-    return fen;
+    return position_after(k).fen();
 }
 
 // Two moves at once: a reply made before the first move had settled (a fast opponent), or a
@@ -445,17 +423,18 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
         firsts.push_back(cand);
     }
     std::vector<Successor> list;
+    Position p = cur().copy();  // each first move tried on it, then taken back
     for (Move m1 : firsts) {
         if (all_first_moves && m1.kind() == Move::Kind::Promotion &&
             m1.promotion_type() != promotion_wanted())
             continue;
-        bool m1_captures = pos->piece_on(m1.to()) != Piece::None && !m1.is_castling();
-        pos->make_move(m1);
-        successors(*pos, list);
+        bool m1_captures = p.piece_on(m1.to()) != Piece::None && !m1.is_castling();
+        p.make_move(m1);
+        successors(p, list);
         bool a2 = false;
-        std::optional<Move> m2 = find_move(*pos, list, &a2);
-        bool m2_captures = m2 && pos->piece_on(m2->to()) != Piece::None && !m2->is_castling();
-        pos->unmake_move();
+        std::optional<Move> m2 = find_move(p, list, &a2);
+        bool m2_captures = m2 && p.piece_on(m2->to()) != Piece::None && !m2->is_castling();
+        p.unmake_move();
         if (!m2) continue;
         // A recapture on the square the first move went to needs that piece seen lifted after
         // it arrived; until then the second player only holds his piece.
@@ -478,28 +457,27 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
 // Art. 6.2.1): the move that went on replaces it and the reply follows (1.c4 Nc6), rather than a
 // reply and a second move by the same player (1.c3 Nc6 2.c4), which is one ply too many.
 bool Reconstructor::Impl::moved_on_and_reply() {
-    const int made = static_cast<int>(hist.size()) - 1;
+    const int made = made_plies();
     if (made <= completed || made == 0) return false;
-    const Move last = hist.back().move;
+    const Move last = last_move();
     const PieceType promo = promotion_wanted();
     std::optional<Move> first, reply;
     bool a2 = false;
     std::vector<Successor> list;
-    pos->unmake_move();
+    Position p = position_after(made - 1);
     for (const Successor& s : succ_prev) {
         const Move m1 = s.m;
         if (m1 == last || m1.from() != last.from()) continue;
         if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
-        pos->make_move(m1);
-        successors(*pos, list);
-        reply = find_move(*pos, list, &a2);
-        pos->unmake_move();
+        p.make_move(m1);
+        successors(p, list);
+        reply = find_move(p, list, &a2);
+        p.unmake_move();
         if (reply) {
             first = m1;
             break;
         }
     }
-    pos->make_move(last);
     if (!first) return false;
     touches.clear();  // whose touch was whose cannot be told apart here
     saved_touches.clear();
@@ -514,28 +492,27 @@ bool Reconstructor::Impl::moved_on_and_reply() {
 // of the opponent already lifted for his reply: the press completes the move the board shows,
 // so that one replaces the made move (the opponent's lifted piece is his, in his hand).
 bool Reconstructor::Impl::moved_on_at_press() {
-    if (hist.size() < 2 || board_is(*pos) || in_progress(*pos)) return false;
-    const Move last = hist.back().move;
-    const Color mover = ~pos->side_to_move();
+    if (made_plies() < 1 || board_is(cur()) || in_progress(cur())) return false;
+    const Move last = last_move();
+    const Color mover = ~cur().side_to_move();
     const PieceType promo = promotion_wanted();
     std::optional<Move> found;
     int readings = 0;
-    pos->unmake_move();
+    Position p = position_after(made_plies() - 1);
     for (const Successor& s : succ_prev) {
         const Move m1 = s.m;
         if (m1 == last || m1.from() != last.from() || m1.is_castling()) continue;
         if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
-        if (pos->piece_on(m1.to()) != Piece::None) continue;  // a capture needs its own evidence
-        pos->make_move(m1);
-        const bool shows = in_progress(*pos) && (occ & bit_of(m1.to())) &&
-                           (pos->pieces(mover) & ~occ) == 0;
-        pos->unmake_move();
+        if (p.piece_on(m1.to()) != Piece::None) continue;  // a capture needs its own evidence
+        p.make_move(m1);
+        const bool shows = in_progress(p) && (occ & bit_of(m1.to())) &&
+                           (p.pieces(mover) & ~occ) == 0;
+        p.unmake_move();
         if (shows) {
             found = m1;
             ++readings;
         }
     }
-    pos->make_move(last);
     if (readings != 1) return false;  // none, or two readings: neither is taken
     replace_last(found);
     return true;
@@ -544,17 +521,17 @@ bool Reconstructor::Impl::moved_on_at_press() {
 // A move by the player not on move (moving out of turn; two moves before pressing). Under
 // [23] 6.2.1 the player's previous move is completed by it; the move itself is illegal.
 bool Reconstructor::Impl::out_of_turn() {
-    if (pos->in_check()) return false;
-    pos->make_null_move();
+    if (cur().in_check()) return false;
+    Position p = cur().copy();
+    p.make_null_move();
     std::vector<Successor> list;
-    successors(*pos, list);
+    successors(p, list);
     bool assumed = false;
-    std::optional<Move> m = find_move(*pos, list, &assumed);
-    pos->unmake_null_move();
+    std::optional<Move> m = find_move(p, list, &assumed);
     if (!m) return false;
-    Color who = ~pos->side_to_move();
+    Color who = ~cur().side_to_move();
     if (cfg.rules.next_move_completes || !cfg.clock) complete_all(who, Completion::NextMove);
-    illegal(who, illegal_article(), "a move out of turn", diff_squares(*pos));
+    illegal(who, illegal_article(), "a move out of turn", diff_squares(cur()));
     return true;
 }
 
@@ -572,14 +549,14 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
     a.article = article;
     a.player = who;
     a.count = n;
-    a.ply = static_cast<int>(hist.size());
+    a.ply = made_plies() + 1;
     a.squares = squares;
     const auto& ladder = quickplay ? cfg.rules.illegal_ladder_quickplay : cfg.rules.illegal_ladder;
     if (!ladder.empty()) {
         a.penalty = ladder[static_cast<std::size_t>(std::min<int>(rung, static_cast<int>(ladder.size())) - 1)];
         // [23] 7.5.5, [05] C3: not a loss (nor a win claim) when the opponent cannot mate.
         if ((a.penalty == "loss" || a.penalty == "win-claim") &&
-            cfg.rules.loss_draw_if_cannot_mate && mate_ability(*pos, ~who) == MateAbility::Cannot)
+            cfg.rules.loss_draw_if_cannot_mate && mate_ability(cur(), ~who) == MateAbility::Cannot)
             a.penalty = "draw";
     }
     a.text = text;
@@ -591,7 +568,7 @@ void Reconstructor::Impl::illegal(Color who, const std::string& article, const s
 // Checks that wait until the board has stood still for settle_ms on something that is neither
 // the game position nor a legal move of it.
 void Reconstructor::Impl::quiet_checks() {
-    if (board_is(*pos) || cand_waiting) return;
+    if (board_is(cur()) || cand_waiting) return;
     if (try_start(true)) return;
     if (kings_signal()) return;
     // An earlier position of the game: the last move, made and not completed, is taken back
@@ -606,15 +583,15 @@ void Reconstructor::Impl::quiet_checks() {
         takeback(*earlier);
         return;
     }
-    if (!in_progress(*pos) && two_plies(true)) return;
+    if (!in_progress(cur()) && two_plies(true)) return;
     if (illegal_episode) return;
     // Only pieces missing is a move in progress (a piece in the hand, its victim lifted);
     // an opponent's capture out of turn would look the same.
     // A player setting his completed move back is not a move out of turn by him.
-    if (!in_progress(*pos) && !earlier && out_of_turn()) return;
-    if (cfg.illegal_immediate && !in_progress(*pos))
-        illegal(pos->side_to_move(), illegal_article(), "an illegal move was made",
-                diff_squares(*pos));
+    if (!in_progress(cur()) && !earlier && out_of_turn()) return;
+    if (cfg.illegal_immediate && !in_progress(cur()))
+        illegal(cur().side_to_move(), illegal_article(), "an illegal move was made",
+                diff_squares(cur()));
 }
 
 } // namespace eboard

@@ -45,16 +45,6 @@ namespace eboard {
 constexpr Bitboard kCentre = (Bitboard{1} << 27) | (Bitboard{1} << 28) | (Bitboard{1} << 35) |
                              (Bitboard{1} << 36);  // d4 e4 d5 e5
 
-/// One ply of the game record: enough to recognise the position again on the board (takeback,
-/// earlier positions) and to say how the move was recorded. Repetitions (9.2) are the game
-/// line's (Impl::line), under the profile's "same position".
-struct PlyRecord {
-    Move move;                          ///< none() for the start position
-    bool promotion_assumed = false;
-    Bitboard occ = 0;
-    std::array<std::uint8_t, 32> packed{};  ///< two squares per byte, Piece values
-};
-
 /// A lift the player on move is answerable for (Art. 4.3): square, the game's piece there.
 struct Touch {
     Square sq;
@@ -85,7 +75,7 @@ struct Reconstructor::Impl {
     Bitboard deferred_bb = 0;
     TimeMs last_change = 0;
     bool board_seen = false; ///< a reading of the board arrived (SquareChange or BoardSnapshot)
-    bool assume_game = false;  ///< resume_game: until board_seen, the board is taken to show *pos
+    bool assume_game = false;  ///< resume_game: until board_seen, the board is taken to show cur()
 
     // --- the board in game orientation ---
     bool rotated = false;
@@ -98,19 +88,21 @@ struct Reconstructor::Impl {
     bool game = false;
     bool ended = false;
     int chess960_number = -1;
-    std::optional<Position> pos;        ///< after the last made move
-    std::vector<PlyRecord> hist;        ///< hist[k] = after ply k; hist[0] = the start
-    /// The game line under the rules profile (rules/game.hpp), move for move with hist: the
-    /// repetitions of 9.2 under the profile's "same position", the claimable draws and the
-    /// automatic ends of the game (outcome) come from it.
+    /// The game line under the rules profile (rules/game.hpp): the only record of the game's
+    /// moves and positions here. The position after the last made move, the repetitions of 9.2
+    /// under the profile's "same position", the claimable draws and the automatic ends of the
+    /// game (outcome) come from it. Unset before the first game.
     std::optional<Game> line;
-    int completed = 0;                  ///< plies completed (index into hist)
-    int ply_base = 0;                   ///< ply of hist[0] (non-zero after an illegal move stood)
+    /// promo_assumed[k]: ply k's promotion piece was assumed, not seen (a queen on an occupancy-only
+    /// board); assumed[0] stands for the line's start. One entry per ply of the line.
+    std::vector<bool> promo_assumed;
+    int completed = 0;                  ///< plies of the line completed
+    int ply_base = 0;                   ///< the game's ply at the line's start (an illegal move stood)
     std::optional<Position> stood;      ///< the position after an illegal move, if it may stand
     Square stood_from, stood_to;
     std::array<int, 2> illegal_counts{};
     std::array<int, 2> illegal_counts_qpf{};  ///< of them, in the quickplay finish ([01] 10.3)
-    std::vector<Successor> succ;        ///< legal moves of *pos
+    std::vector<Successor> succ;        ///< legal moves of cur()
     std::vector<Successor> succ_prev;   ///< legal moves before the last made move
     bool has_times = false;
     std::int64_t white_ms = 0, black_ms = 0;
@@ -161,11 +153,22 @@ struct Reconstructor::Impl {
     bool mismatch_knocked = false;    ///< the raised position_mismatch is about `knocked`
     /// Pieces of off_board still missing and not yet alerted.
     [[nodiscard]] Bitboard off_board_pending() const noexcept {
-        return off_board & ~knocked & ~occ & (pos ? pos->occupied() : 0);
+        return off_board & ~knocked & ~occ & (line ? cur().occupied() : 0);
     }
     bool quickplay = false;           ///< in a quickplay finish (ReconConfig::quickplay_finish)
     std::uint64_t dead_checked = 0;   ///< pawn structure and material last examined in depth
     Color start_stm = Color::White;
+
+    /// The position after the last made move (the line's; a game must be in progress).
+    [[nodiscard]] const Position& cur() const noexcept { return line->position(); }
+    /// Plies made since the line's start (0 without a line).
+    [[nodiscard]] int made_plies() const noexcept { return line ? line->ply() : 0; }
+    /// The move of ply k of the line (1 <= k <= made_plies()).
+    [[nodiscard]] Move move_of(int k) const { return line->moves()[static_cast<std::size_t>(k - 1)]; }
+    /// The last made move (made_plies() > 0).
+    [[nodiscard]] Move last_move() const { return line->moves().back(); }
+    /// The position after ply k of the line (0 <= k <= made_plies()), a copy.
+    [[nodiscard]] Position position_after(int k) const { return line->position_at(k); }
 
     // reconstruction.cpp
     void feed(const SensorEvent& e);
@@ -179,7 +182,7 @@ struct Reconstructor::Impl {
     void flush_deferred(TimeMs upto);
     void set_orientation(bool rot);
     void rebuild_board();  ///< occ, known, ident from raw (after the orientation or raw changed)
-    /// The board is taken to show *pos (identity where `reading` knows it; all if null).
+    /// The board is taken to show cur() (identity where `reading` knows it; all if null).
     void assume_board(const BoardReading* reading);
     void reset_evidence();
     void on_press(const LeverPressed& p);
@@ -196,7 +199,6 @@ struct Reconstructor::Impl {
         return rotated ? board_sq.rotate() : board_sq;
     }
     [[nodiscard]] bool board_is(const Position& p) const;
-    [[nodiscard]] bool board_is(const PlyRecord& r) const;
     [[nodiscard]] bool in_progress(const Position& p) const;
     [[nodiscard]] std::optional<Move> find_move(const Position& p,
                                                 const std::vector<Successor>& list,
@@ -222,13 +224,12 @@ struct Reconstructor::Impl {
     void end_game(const std::string& result, Termination termination,
                   const std::string& article);
     void takeback(int ply);
-    /// A new game line from *pos, hist holding only it (begin_game, an illegal move that
-    /// stands).
-    void start_line();
-    /// The last made move leaves the line (hist.pop_back() beside it).
+    /// A new game line from `start` (begin_game, an illegal move that stands).
+    void start_line(Position start);
+    /// The last made move leaves the line.
     void unplay_last();
-    /// The legal move m joins the line (after pos->make_move and hist.push_back).
-    void line_play(Move m);
+    /// The legal move m joins the line; `was_assumed`: its promotion piece was assumed.
+    void line_play(Move m, bool was_assumed);
     /// The latest earlier ply k (< the plies made) whose position the board shows, if any.
     [[nodiscard]] std::optional<int> earlier_position() const;
     /// A board set back to the position after ply k is a takeback: one ply, the last, and it
@@ -236,15 +237,6 @@ struct Reconstructor::Impl {
     [[nodiscard]] bool takeback_allowed(int k) const noexcept;
     /// The FEN of the position after ply k (k <= the plies made).
     [[nodiscard]] std::string fen_after(int k);
-    /// Runs f with *pos the position after ply k (0 <= k <= the plies made), then makes the
-    /// later moves again; f leaves *pos as it found it.
-    template <typename F>
-    void at_ply(int k, F&& f) {
-        const int made = static_cast<int>(hist.size()) - 1;
-        for (int j = made; j > k; --j) pos->unmake_move();
-        f();
-        for (int j = k + 1; j <= made; ++j) pos->make_move(hist[static_cast<std::size_t>(j)].move);
-    }
     /// Replaces the last made, uncompleted move with the move the board shows from the position
     /// before it, or with `with` when given (false when there is no move to replace).
     bool replace_last(std::optional<Move> with = std::nullopt);
@@ -276,7 +268,6 @@ struct Reconstructor::Impl {
     }
     void describe(int ply, std::string& uci, std::string& fen);
     void alert(AlertEvent a);
-    [[nodiscard]] PlyRecord record(Move m, bool assumed) const;
 };
 
 } // namespace eboard

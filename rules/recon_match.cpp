@@ -54,16 +54,6 @@ bool Reconstructor::Impl::board_is(const Position& p) const {
     return occ == p.occupied() && diff_squares(p) == 0;
 }
 
-bool Reconstructor::Impl::board_is(const PlyRecord& r) const {
-    if (occ != r.occ) return false;
-    for (Bitboard k = known & occ; k; k &= k - 1) {
-        auto i = static_cast<std::size_t>(std::countr_zero(k));
-        auto v = static_cast<unsigned>(r.packed[i / 2] >> ((i % 2) * 4)) & 15u;
-        if (static_cast<unsigned>(ident[i]) != v) return false;
-    }
-    return true;
-}
-
 // A move in progress: only pieces of the position are missing (at most two: the mover and a
 // captured piece, or king and rook), and the pieces still there are the right ones.
 bool Reconstructor::Impl::in_progress(const Position& p) const {

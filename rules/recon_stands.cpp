@@ -11,26 +11,26 @@ namespace eboard {
 // that position is one the rules core accepts (e.g. not with the offender's king in check).
 void Reconstructor::Impl::prepare_stands() {
     stood.reset();
-    Color us = pos->side_to_move();
-    Bitboard gone = pos->occupied() & ~occ;
-    Bitboard arrived = occ & ~pos->occupied();
-    if (count(gone) != 1 || !(gone & pos->pieces(us))) return;
+    Color us = cur().side_to_move();
+    Bitboard gone = cur().occupied() & ~occ;
+    Bitboard arrived = occ & ~cur().occupied();
+    if (count(gone) != 1 || !(gone & cur().pieces(us))) return;
     Square from = first_square(gone);
     Square to;
     if (count(arrived) == 1) {
         to = first_square(arrived);
     } else if (arrived == 0) {
-        Bitboard taken = pos->pieces(~us) & occ & (vacated | retyped);
+        Bitboard taken = cur().pieces(~us) & occ & (vacated | retyped);
         if (count(taken) != 1) return;
         to = first_square(taken);
     } else {
         return;
     }
     auto ti = static_cast<std::size_t>(to.index());
-    Piece moved = (known & bit_of(to)) ? ident[ti] : pos->piece_on(from);
+    Piece moved = (known & bit_of(to)) ? ident[ti] : cur().piece_on(from);
     if (moved == Piece::None || color_of(moved) != us) return;
-    if (type_of(pos->piece_on(to)) == PieceType::King) return;  // capturing the king
-    BoardReading after = board_reading(*pos);
+    if (type_of(cur().piece_on(to)) == PieceType::King) return;  // capturing the king
+    BoardReading after = board_reading(cur());
     after.set(from, Piece::None);
     after.set(to, moved);
     std::string fen = write_placement(after);
@@ -38,17 +38,17 @@ void Reconstructor::Impl::prepare_stands() {
     std::string rights;
     for (Color c : {Color::White, Color::Black}) {
         for (bool king_side : {true, false}) {
-            Square rook = pos->castling_rook(c, king_side);
+            Square rook = cur().castling_rook(c, king_side);
             if (!rook.valid() || rook == from || rook == to) continue;
-            Square king = pos->king_square(c);
+            Square king = cur().king_square(c);
             if (king == from) continue;
             char letter = static_cast<char>('a' + rook.file());
             rights += c == Color::White ? static_cast<char>(letter - 'a' + 'A') : letter;
         }
     }
     fen += rights.empty() ? "-" : rights;
-    fen += " - 0 " + std::to_string(pos->fullmove_number() + (us == Color::Black ? 1 : 0));
-    auto p = Position::from_fen(fen, pos->chess960());
+    fen += " - 0 " + std::to_string(cur().fullmove_number() + (us == Color::Black ? 1 : 0));
+    auto p = Position::from_fen(fen, cur().chess960());
     if (!p) return;
     stood.emplace(std::move(p.value()));
     stood_from = from;
@@ -62,17 +62,13 @@ bool Reconstructor::Impl::illegal_stands() {
     bool assumed = false;
     std::optional<Move> m = find_move(*stood, list, &assumed);
     if (!m) return false;
-    int ply = ply_base + static_cast<int>(hist.size());
+    int ply = ply_base + made_plies() + 1;
     out.emplace_back(IllegalMoveStands{now, ply, stood_from, stood_to, stood->fen()});
-    pos.emplace(std::move(*stood));
+    start_line(std::move(*stood));
     stood.reset();
     ply_base = ply;
-    start_stm = pos->side_to_move();
-    hist.clear();
-    hist.push_back(record(Move::none(), false));
-    start_line();
     completed = 0;
-    successors(*pos, succ);
+    successors(cur(), succ);
     succ_prev.clear();
     await_restore = false;
     illegal_episode = false;

@@ -56,7 +56,7 @@ void Reconstructor::Impl::check_touch_move(const Position& p, Move m,
     AlertEvent a;
     a.kind = AlertKind::TouchMove;
     a.player = us;
-    a.ply = static_cast<int>(hist.size());
+    a.ply = made_plies() + 1;
     a.article = "4.3";
     auto name = [](const Touch* t) {
         std::string n;

@@ -5,6 +5,8 @@
 
 #include "rules/recon_impl.hpp"
 
+#include <algorithm>
+
 namespace eboard {
 
 Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
@@ -13,7 +15,6 @@ Reconstructor::Impl::Impl(ReconConfig c) : cfg(std::move(c)) {
         rotated = *cfg.rotated;
         orientation_known = true;
     }
-    hist.reserve(16); // grows with the game (memory budget per board, issue 5)
     succ.reserve(64);
     succ_prev.reserve(64);
     touches.reserve(16);
@@ -54,9 +55,9 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
             a.kind = AlertKind::Flag;
             a.article = cfg.rules.article_flag;
             a.player = f->side;
-            a.ply = static_cast<int>(hist.size()) - 1;
+            a.ply = made_plies();
             bool draw = cfg.rules.flag_draw_if_cannot_mate &&
-                        mate_ability(*pos, ~f->side) == MateAbility::Cannot;
+                        mate_ability(cur(), ~f->side) == MateAbility::Cannot;
             a.penalty = draw ? "draw" : "loss";
             a.text = std::string(f->side == Color::White ? "White's" : "Black's") +
                      " flag fell: " +
@@ -67,9 +68,9 @@ void Reconstructor::Impl::feed(const SensorEvent& e) {
         if (game && !ended) {
             // A pawn of the side to move can promote, or a promotion made is not completed yet
             // (its piece may still be exchanged, 4.4.4; choose() decides).
-            int made = static_cast<int>(hist.size()) - 1;
+            int made = made_plies();
             bool can_promote =
-                made > completed && hist.back().move.kind() == Move::Kind::Promotion;
+                made > completed && last_move().kind() == Move::Kind::Promotion;
             for (const Successor& s : succ)
                 if (s.m.kind() == Move::Kind::Promotion) can_promote = true;
             if (can_promote) (void)choose(Reconstructor::promotion_for_button(btn->button));
@@ -124,7 +125,7 @@ void Reconstructor::Impl::flush_deferred(TimeMs upto) {
         for (Bitboard b = report; b; b &= b - 1) {
             const int s = std::countr_zero(b);
             const SquareReading& r = deferred[static_cast<std::size_t>(s)].r;
-            const Piece there = playing ? pos->piece_on(game_sq(Square(s))) : Piece::None;
+            const Piece there = playing ? cur().piece_on(game_sq(Square(s))) : Piece::None;
             const bool back = r.occupied && there != Piece::None &&
                               !raw[static_cast<std::size_t>(s)].occupied &&
                               (!r.known() || r.piece == there);
@@ -158,20 +159,20 @@ void Reconstructor::Impl::apply(Square bsq, const SquareReading& r, TimeMs t) {
     ident[i] = r.piece;
 
     bool playing = game && !ended;
-    Piece game_piece = playing ? pos->piece_on(s) : Piece::None;
+    Piece game_piece = playing ? cur().piece_on(s) : Piece::None;
     if (before.occupied && !r.occupied) {
         if (playing)
             out.emplace_back(TouchEvent{t, s, true, game_piece != Piece::None ? game_piece : before.piece});
         if (playing) {
             vacated |= b;
             if (lifts[i] < 255) ++lifts[i];
-            Bitboard air = pos->occupied() & ~occ;
+            Bitboard air = cur().occupied() & ~occ;
             if (count(air) >= 2) co_lifted |= air;
         }
         if (playing && game_piece != Piece::None) {
             // Lifts after the player's own made move and before his press are his, not the
             // opponent's touches (with a clock; without one nobody can tell).
-            bool before_press = cfg.clock && completed < static_cast<int>(hist.size()) - 1;
+            bool before_press = cfg.clock && completed < made_plies();
             if (!before_press) {
                 bool seen = false;
                 for (const Touch& x : touches) seen = seen || x.sq == s;
@@ -190,13 +191,13 @@ void Reconstructor::Impl::apply(Square bsq, const SquareReading& r, TimeMs t) {
 // A move waiting to settle is made as soon as the opponent lifts one of his pieces that the move
 // could not still be reaching for: the player's hand has left (a fast reply, no clock).
 void Reconstructor::Impl::opponent_started(Square s) {
-    Piece p = pos->piece_on(s);
-    Color mover = pos->side_to_move();
+    Piece p = cur().piece_on(s);
+    Color mover = cur().side_to_move();
     if (p == Piece::None || color_of(p) == mover || s == cand.to()) return;
     Move m = cand;
     if (m.kind() == Move::Kind::Promotion && !(known & bit_of(m.to()))) return;
-    PieceType t = type_of(pos->moved_piece(m));
-    if (pos->piece_on(m.to()) == Piece::None &&
+    PieceType t = type_of(cur().moved_piece(m));
+    if (cur().piece_on(m.to()) == Piece::None &&
         (t == PieceType::Bishop || t == PieceType::Rook || t == PieceType::Queen)) {
         int df = m.to().file() - m.from().file(), dr = m.to().rank() - m.from().rank();
         int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
@@ -204,11 +205,11 @@ void Reconstructor::Impl::opponent_started(Square s) {
              f += sf, r += sr)
             if (Square::at(f, r) == s) return;  // the slide may go on to capture there
     }
-    if (type_of(pos->moved_piece(m)) == PieceType::King || t == PieceType::Rook)
+    if (type_of(cur().moved_piece(m)) == PieceType::King || t == PieceType::Rook)
         for (const Successor& x : succ)
             if (x.m.is_castling() && (x.m.from() == m.from() || x.m.to() == m.from())) return;
     bool assumed = false;
-    std::optional<Move> again = find_move(*pos, succ, &assumed);
+    std::optional<Move> again = find_move(cur(), succ, &assumed);
     if (!again || *again != m) return;
     cand_waiting = false;
     make(m, assumed, false);
@@ -228,7 +229,7 @@ void Reconstructor::Impl::rebuild_board() {
 void Reconstructor::Impl::assume_board(const BoardReading* reading) {
     for (int bs = 0; bs < 64; ++bs) {
         auto i = static_cast<std::size_t>(bs);
-        Piece p = pos->piece_on(game_sq(Square(bs)));
+        Piece p = cur().piece_on(game_sq(Square(bs)));
         bool identity = reading == nullptr || (*reading)[i].known();
         raw[i] = SquareReading{p != Piece::None, identity ? p : Piece::None};
     }
@@ -268,13 +269,13 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
     // The press is definitive: whatever the board reported before it counts now.
     flush_deferred(p.t_ms);
     if (!game || ended) return;
-    int made = static_cast<int>(hist.size()) - 1;
-    Color stm = pos->side_to_move();
+    int made = made_plies();
+    Color stm = cur().side_to_move();
     if (cand_waiting && !cand_replaces && p.by == stm) {
         // The board shows a move that might still have grown: the press ends it.
         cand_waiting = false;
         bool assumed = false;
-        if (auto m = find_move(*pos, succ, &assumed)) {
+        if (auto m = find_move(cur(), succ, &assumed)) {
             make(*m, assumed, false);
             complete_all(p.by, Completion::Clock);
             return;
@@ -292,7 +293,7 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
                 // The made move's piece went on before the press (the pawn that paused on c3
                 // is on c4), the opponent's reply perhaps begun or made: the press completes
                 // the move the board shows.
-                if (k == made && p.by == ~stm && !board_is(*pos) && !in_progress(*pos) &&
+                if (k == made && p.by == ~stm && !board_is(cur()) && !in_progress(cur()) &&
                     !moved_on_and_reply())
                     (void)moved_on_at_press();
                 complete_all(p.by, Completion::Clock);
@@ -310,14 +311,14 @@ void Reconstructor::Impl::on_press(const LeverPressed& p) {
 void Reconstructor::Impl::judge_press() {
     press_pending = false;
     Color who = press_by;
-    if (!game || ended || pos->side_to_move() != who) return;
-    if (board_is(*pos)) {
+    if (!game || ended || cur().side_to_move() != who) return;
+    if (board_is(cur())) {
         if (cfg.rules.press_without_move_illegal)
             illegal(who, cfg.rules.article_press_without_move,
                     "the clock was pressed without a move", 0);
         return;
     }
-    if (unpromoted_pawn(*pos)) {
+    if (unpromoted_pawn(cur())) {
         if (cfg.rules.unpromoted_pawn_becomes_queen) {
             for (const Successor& s : succ) {
                 if (s.m.kind() == Move::Kind::Promotion && s.occ == occ &&
@@ -332,17 +333,17 @@ void Reconstructor::Impl::judge_press() {
             }
         }
         illegal(who, cfg.rules.article_unpromoted_pawn, "the pawn was left on the last rank",
-                diff_squares(*pos));
+                diff_squares(cur()));
         return;
     }
-    if (const Bitboard missing = pos->occupied() & ~occ & ~knocked) {
+    if (const Bitboard missing = cur().occupied() & ~occ & ~knocked) {
         // A legal move on the board, but with pieces off it (knocked over as the hand left,
         // Art. 7.4; or lying since the press before): the move stands, and the pieces still
         // missing after the grace are alerted (check_timers), not an illegal move.
         const Bitboard was = knocked;
         knocked |= missing;
         bool assumed = false;
-        std::optional<Move> m = find_move(*pos, succ, &assumed);
+        std::optional<Move> m = find_move(cur(), succ, &assumed);
         knocked = was;
         if (m) {
             make(*m, assumed, false);
@@ -352,10 +353,10 @@ void Reconstructor::Impl::judge_press() {
     }
     // The move and the opponent's fast reply, both on the board before it settled: the press
     // completes the first (make() sees press_pending).
-    if (!in_progress(*pos) && two_plies(true)) return;
+    if (!in_progress(cur()) && two_plies(true)) return;
     if (illegal_episode) return;  // already alerted when made (--illegal-feedback immediate)
     illegal(who, illegal_article(), "the clock was pressed after an illegal move",
-            diff_squares(*pos));
+            diff_squares(cur()));
     if (cfg.rules.illegal_stands_if_unclaimed) prepare_stands();
 }
 
@@ -365,7 +366,7 @@ void Reconstructor::Impl::check_timers() {
         cand_waiting = false;
         bool assumed = false;
         if (cand_replaces) replace_last();
-        else if (auto m = find_move(*pos, succ, &assumed)) make(*m, assumed, false);
+        else if (auto m = find_move(cur(), succ, &assumed)) make(*m, assumed, false);
         if (!game || ended) return;
     }
     if (!quiet_done && now >= last_change + cfg.settle_ms) {
@@ -378,9 +379,9 @@ void Reconstructor::Impl::check_timers() {
     if (const Bitboard lying = off_board_pending();
         lying && now >= off_board_since + cfg.mismatch_grace_ms)
         alert_knocked(lying);
-    if (mismatch_alerted && mismatch_knocked && (knocked & ~occ) == 0 && in_progress(*pos))
+    if (mismatch_alerted && mismatch_knocked && (knocked & ~occ) == 0 && in_progress(cur()))
         set_mismatch_clear();  // put back while another piece is in a hand
-    if (!board_is(*pos) && !in_progress(*pos)) {
+    if (!board_is(cur()) && !in_progress(cur())) {
         if (mismatch_since < 0) mismatch_since = last_change;
         if (!mismatch_alerted && now >= mismatch_since + cfg.mismatch_grace_ms) {
             mismatch_alerted = true;
@@ -388,13 +389,13 @@ void Reconstructor::Impl::check_timers() {
             a.kind = AlertKind::PositionMismatch;
             a.article = await_restore ? illegal_article() : cfg.rules.article_displaced;
             mismatch_article = a.article;
-            a.squares = diff_squares(*pos);
-            a.ply = static_cast<int>(hist.size()) - 1;
-            a.player = pos->side_to_move();
+            a.squares = diff_squares(cur());
+            a.ply = made_plies();
+            a.player = cur().side_to_move();
             a.text = "the pieces are not where the game says";
             alert(a);
         }
-    } else if (board_is(*pos) || !mismatch_alerted) {
+    } else if (board_is(cur()) || !mismatch_alerted) {
         mismatch_since = -1;
     }
 }
@@ -440,14 +441,29 @@ const std::vector<ReconEvent>& Reconstructor::resume_game(const Position& pos, b
     Impl& I = *impl_;
     I.out.clear();
     I.now = std::max(I.now, t_ms);
+    // The moves pos remembers (make_move's undo stack), from the position it started from:
+    // the line replays them, so that 9.2 and 9.3 count the positions before the resumption.
     Position start = pos.copy();
-    const Move made = last_uncompleted && pos.history_size() > 0 ? pos.last_move() : Move::none();
-    if (!made.is_none()) start.unmake_move();
+    std::vector<Move> moves;
+    moves.reserve(start.history_size());
+    while (start.history_size() > 0) {
+        moves.push_back(start.last_move());
+        start.unmake_move();
+    }
+    std::reverse(moves.begin(), moves.end());
+    const bool uncompleted = last_uncompleted && !moves.empty();
     I.begin_game(std::move(start), -1, I.rotated, I.orientation_known || I.cfg.rotated.has_value());
-    if (!made.is_none()) {
+    const std::size_t replayed = moves.size() - (uncompleted ? 1 : 0);
+    for (std::size_t i = 0; i < replayed; ++i) I.line_play(moves[i], false);
+    if (replayed > 0) {
+        I.completed = static_cast<int>(replayed);
+        I.successors(I.position_after(static_cast<int>(replayed) - 1), I.succ_prev);
+        I.successors(I.cur(), I.succ);
+    }
+    if (uncompleted) {
         // Made again without a word: its MOVE was announced when the player made it.
         const auto announced = static_cast<std::ptrdiff_t>(I.out.size());
-        I.make(made, false, false);
+        I.make(moves.back(), false, false);
         I.out.erase(I.out.begin() + announced, I.out.end());
     }
     I.assume_game = true;
@@ -468,11 +484,11 @@ const std::vector<ReconEvent>& Reconstructor::lever_seen(Color by, TimeMs t_ms) 
 }
 
 bool Reconstructor::Impl::unpressed_move_of(Color by) const {
-    const int made = static_cast<int>(hist.size()) - 1;
+    const int made = made_plies();
     for (int k = completed + 1; k <= made; ++k)
         if (ply_color(k) == by) return true;
-    if (cand_waiting && !cand_replaces) return pos->side_to_move() == by;
-    if (cand_waiting && cand_replaces) return ~pos->side_to_move() == by;
+    if (cand_waiting && !cand_replaces) return cur().side_to_move() == by;
+    if (cand_waiting && cand_replaces) return ~cur().side_to_move() == by;
     return false;
 }
 
@@ -490,9 +506,9 @@ bool Reconstructor::Impl::choose(PieceType type) {
     if (type != PieceType::Queen && type != PieceType::Rook && type != PieceType::Bishop &&
         type != PieceType::Knight)
         return false;
-    int made = static_cast<int>(hist.size()) - 1;
-    if (made > completed && hist.back().move.kind() == Move::Kind::Promotion &&
-        (occ & bit_of(hist.back().move.to())))
+    int made = made_plies();
+    if (made > completed && last_move().kind() == Move::Kind::Promotion &&
+        (occ & bit_of(last_move().to())))
         return false;
     promo_choice = type;
     return true;
@@ -510,10 +526,8 @@ PieceType Reconstructor::promotion_for_button(int button) noexcept {
 void Reconstructor::declare_castling() noexcept { impl_->castling_declared = true; }
 void Reconstructor::set_quickplay_finish(bool on) noexcept { impl_->quickplay = on; }
 bool Reconstructor::in_game() const noexcept { return impl_->game && !impl_->ended; }
-const Position& Reconstructor::position() const noexcept { return *impl_->pos; }
-int Reconstructor::plies_made() const noexcept {
-    return impl_->ply_base + static_cast<int>(impl_->hist.size()) - 1;
-}
+const Position& Reconstructor::position() const noexcept { return impl_->cur(); }
+int Reconstructor::plies_made() const noexcept { return impl_->ply_base + impl_->made_plies(); }
 int Reconstructor::plies_completed() const noexcept { return impl_->ply_base + impl_->completed; }
 bool Reconstructor::rotated() const noexcept { return impl_->rotated; }
 int Reconstructor::illegal_count(Color c) const noexcept {
@@ -528,16 +542,15 @@ std::size_t Reconstructor::memory_bytes() const noexcept {
     const Impl& I = *impl_;
     std::size_t n = sizeof(Reconstructor) + sizeof(Impl);
     n += I.out.capacity() * sizeof(ReconEvent);
-    n += I.hist.capacity() * sizeof(PlyRecord);
     n += (I.succ.capacity() + I.succ_prev.capacity()) * sizeof(Successor);
     n += (I.touches.capacity() + I.saved_touches.capacity()) * sizeof(Touch);
-    // The position's undo stack: one state of about 48 bytes per made move, rounded up.
-    if (I.pos) n += (I.pos->history_size() + 1) * 64;
-    // The game line: its position's undo stack, moves and repetition keys, and its profile.
+    // The game line: its position's undo stack (one state of about 48 bytes per made move,
+    // rounded up), moves and repetition keys, and its profile; a bit per ply beside it.
     if (I.line)
         n += sizeof(Game) + (I.line->position().history_size() + 1) * 64 +
              I.line->moves().capacity() * sizeof(Move) +
-             I.line->repetition_keys().capacity() * sizeof(std::uint64_t);
+             I.line->repetition_keys().capacity() * sizeof(std::uint64_t) +
+             I.promo_assumed.capacity() / 8;
     return n;
 }
 

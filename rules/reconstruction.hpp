@@ -168,11 +168,14 @@ class Reconstructor {
     const std::vector<ReconEvent>& start_game(const Position& pos, TimeMs t_ms);
 
     /// Takes up a game already recorded (a restarted daemon, an arbiter's take-back, a board
-    /// attached again) so that the board is checked against it. `pos` is the game's position;
-    /// with `last_uncompleted`, its last move (pos.last_move(), which pos must be able to take
-    /// back) was made (Art. 4.7) but not completed (6.2.1): the reconstruction starts before it
-    /// with it made, so that the press completes it, and returns no event for it (it was
-    /// announced when it was made). Until it has seen the board, the reconstruction takes the
+    /// attached again) so that the board is checked against it. `pos` is the game's position:
+    /// the moves it remembers (make_move's undo stack, e.g. since the start position) are
+    /// replayed into the game line without events, so that repetitions (9.2) and the 9.3 count
+    /// include the positions before the resumption, and plies count from the position `pos`
+    /// started from (plies_made() == pos.history_size()). With `last_uncompleted`, its last
+    /// move (pos.last_move()) was made (Art. 4.7) but not completed (6.2.1): it is made again,
+    /// so that the press completes it, and returns no event (it was announced when it was
+    /// made); every earlier move counts as completed. Until it has seen the board, the reconstruction takes the
     /// game's position as the board's last reading, so that its first full reading shows the
     /// same position (the game resumes), one legal move of it (made, a capture included), or
     /// anything else (position_mismatch after the grace).
@@ -210,7 +213,8 @@ class Reconstructor {
     /// The position after the last made move (the start position before any); only
     /// meaningful once a game has started.
     [[nodiscard]] const Position& position() const noexcept;
-    /// Plies made and plies completed in this game.
+    /// Plies made and plies completed in this game, counted from its start position (or the
+    /// position resume_game's `pos` started from).
     [[nodiscard]] int plies_made() const noexcept;
     [[nodiscard]] int plies_completed() const noexcept;
     /// True when the board stands reversed.

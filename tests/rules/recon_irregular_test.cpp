@@ -279,9 +279,9 @@ TEST_CASE("7.6 the board set back to an earlier position keeps the game's moves 
         b.h.wait(200);
         b.r.feed(b.h);
         b.move("c7", "c5", Color::Black);
-        REQUIRE(b.r.made == std::vector<std::string>{"c7c5"});  // plies counted from the resumed position
+        REQUIRE(b.r.made == std::vector<std::string>{"", "c7c5"});  // plies counted from the game's start
         CHECK(b.r.rec.position().fen() == "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        CHECK(b.r.rec.plies_completed() == 1);
+        CHECK(b.r.rec.plies_completed() == 2);
         CHECK(b.r.alerts.size() == 1);
     }
 }
@@ -434,7 +434,7 @@ TEST_CASE("7.6 the arbiter sets the board back several moves at once: the game r
         b.h.wait(200);
         b.r.feed(b.h);
         b.move("d2", "d4", Color::White);
-        REQUIRE(b.r.made == std::vector<std::string>{"d2d4"});
+        REQUIRE(b.r.made == std::vector<std::string>{"", "", "d2d4"});
         CHECK(b.r.rec.position().fen() == "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2");
         REQUIRE(b.r.irregularities() == 0);
     }

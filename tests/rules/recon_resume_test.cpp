@@ -40,10 +40,10 @@ TEST_CASE("6.2.1 a resumed game whose last move was made, not completed: the pre
         const Position p = after(kStart, {"e2e4", "e7e5", "g1f3"});
         r.take(r.rec.resume_game(p, true, 0));
         CHECK(r.made.empty()); // announced when it was made: not again
-        CHECK(r.rec.plies_made() == 1);
-        CHECK(r.rec.plies_completed() == 0);
+        CHECK(r.rec.plies_made() == 3); // plies count from the game's start: its moves were replayed
+        CHECK(r.rec.plies_completed() == 2);
         r.feed({reading(p, id, 100), LeverPressed{300, Color::White}, Tick{2000}});
-        CHECK(r.completed == std::vector<int>{1});
+        CHECK(r.completed == std::vector<int>{3});
         CHECK(r.irregularities() == 0);
         CHECK(r.touches.empty()); // the board showed the game: nothing was lifted or placed
     }
@@ -57,7 +57,7 @@ TEST_CASE("4.7 a resumed game: a move made while the board was not seen is made 
             const Position p = after(kStart, {"e2e4", "e7e5"});
             r.take(r.rec.resume_game(p, false, 0));
             r.feed({reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), id, 100), Tick{2000}});
-            CHECK(r.made == std::vector<std::string>{"g1f3"});
+            CHECK(r.made == std::vector<std::string>{"", "", "g1f3"});
             CHECK(r.irregularities() == 0);
         }
     }
@@ -67,8 +67,8 @@ TEST_CASE("4.7 a resumed game: a move made while the board was not seen is made 
         r.take(r.rec.resume_game(p, false, 0));
         r.feed({reading(after(kStart, {"e2e4", "d7d5", "e4d5"}), true, 100), Tick{2000},
                 LeverPressed{2100, Color::White}, Tick{3000}});
-        CHECK(r.made == std::vector<std::string>{"e4d5"});
-        CHECK(r.completed == std::vector<int>{1});
+        CHECK(r.made == std::vector<std::string>{"", "", "e4d5"});
+        CHECK(r.completed == std::vector<int>{3});
         CHECK(r.irregularities() == 0);
     }
 }
@@ -88,7 +88,7 @@ TEST_CASE("7.4 a resumed game: a first reading that no legal move explains is a 
     // Put back; the game goes on.
     r.feed({reading(p, true, 10100), reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), true, 10500),
             Tick{12000}});
-    CHECK(r.made == std::vector<std::string>{"g1f3"});
+    CHECK(r.made == std::vector<std::string>{"", "", "g1f3"});
     CHECK(r.count(AlertKind::PositionMismatch) == 1);
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("6.2.1 a resumed game: a press made while nobody listened, seen in the
         r.take(r.rec.resume_game(p, true, 0));
         r.feed({reading(p, true, 100)});
         r.take(r.rec.lever_seen(Color::White, 200));
-        CHECK(r.completed == std::vector<int>{1});
+        CHECK(r.completed == std::vector<int>{3});
         r.feed({Tick{8000}});
         CHECK(r.irregularities() == 0);
     }
@@ -112,8 +112,8 @@ TEST_CASE("6.2.1 a resumed game: a press made while nobody listened, seen in the
             // A bishop that could have gone further: the move waits to settle when the lever is read.
             r.feed({reading(after(kStart, {"e2e4", "e7e5", "f1c4"}), id, 100)});
             r.take(r.rec.lever_seen(Color::White, 150));
-            CHECK(r.made == std::vector<std::string>{"f1c4"});
-            CHECK(r.completed == std::vector<int>{1});
+            CHECK(r.made == std::vector<std::string>{"", "", "f1c4"});
+            CHECK(r.completed == std::vector<int>{3});
             r.feed({Tick{8000}});
             CHECK(r.irregularities() == 0);
         }
@@ -128,7 +128,7 @@ TEST_CASE("6.2.1 a resumed game: a lever down since the player's previous press 
         r.feed({reading(p, true, 100)});
         r.take(r.rec.lever_seen(Color::Black, 200)); // Black pressed after e5, as recorded
         r.feed({reading(after(kStart, {"e2e4", "e7e5", "g1f3"}), true, 400), Tick{8000}});
-        CHECK(r.made == std::vector<std::string>{"g1f3"});
+        CHECK(r.made == std::vector<std::string>{"", "", "g1f3"});
         CHECK(r.completed.empty()); // White has not pressed yet
         CHECK(r.irregularities() == 0);
     }
@@ -140,6 +140,27 @@ TEST_CASE("6.2.1 a resumed game: a lever down since the player's previous press 
         r.take(r.rec.lever_seen(Color::White, 200));
         r.feed({Tick{8000}});
         CHECK(r.completed.empty());
+        CHECK(r.irregularities() == 0);
+    }
+}
+
+TEST_CASE("9.2 a resumed game counts the repetitions of the positions before it was resumed") {
+    // Nf3 Nf6 Ng1 Ng8 twice: the start position has stood three times after ply 8. The game is
+    // resumed after ply 7 (a restarted daemon, an arbiter's take-back): the board's Ng8 makes the
+    // third occurrence, claimable under 9.2, which only the moves before the resumption show.
+    const Position p = after(kStart, {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"});
+    for (bool with_history : {true, false}) {
+        INFO("history " << with_history);
+        Run r;
+        const Position from = with_history ? p.copy() : std::move(Position::from_fen(p.fen()).value());
+        r.take(r.rec.resume_game(from, false, 0));
+        r.feed({reading(p, true, 100), Tick{1000},
+                reading(after(kStart, {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}), true, 2000),
+                Tick{4000}});
+        REQUIRE(r.made.back() == "f6g8");
+        CHECK(r.made.size() == (with_history ? 8U : 1U));
+        // Without the history the reconstruction cannot know: the claim exists only with it.
+        CHECK(r.count(AlertKind::DrawClaimable) == (with_history ? 1 : 0));
         CHECK(r.irregularities() == 0);
     }
 }
