@@ -97,10 +97,10 @@ void BoardSession::adopt_game(GameTracker tracker) {
 Expected<bool> BoardSession::resume(const std::string& game_id) {
     auto record = recorder_.store().load(game_id);
     if (!record) return record.error();
-    auto tracker = GameTracker::resume(*record);
-    if (!tracker) return tracker.error();
     auto p = load_profile(record->rules, global_->supervised);
     if (!p) return Error{"game " + game_id + ": rules " + p.error().message};
+    auto tracker = GameTracker::resume(*record, *p);
+    if (!tracker) return tracker.error();
     adopt_game(std::move(*tracker));
     if (!profile_ || !(*profile_ == *p)) profile_ = std::make_shared<const Profile>(std::move(*p));
     rules_name_ = record->rules;
@@ -161,7 +161,7 @@ Expected<std::string> BoardSession::new_game(const std::string& fen, std::int64_
     load_configured_rules(); // SIGHUP changes apply from here
     auto id = recorder_.store().create_game(board_.name, check->start_fen(), tags(), rules_name_, now_ms);
     if (!id) return id.error();
-    auto tracker = GameTracker::start(board_.name, *id, start);
+    auto tracker = GameTracker::start(board_.name, *id, start, *profile_);
     if (!tracker) return tracker.error();
     adopt_game(std::move(*tracker));
     publish(GameEvent{board_.name, *id, GameEvent::Kind::Start, game_->start_fen(), std::nullopt}, now_ms);

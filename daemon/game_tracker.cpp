@@ -18,56 +18,82 @@ Expected<Position> read_fen(const std::string& fen, bool chess960_hint = false) 
     return standard.error();
 }
 
+// The record's line: the Laws' game under the board's profile. Its automatic ends are the
+// reconstruction's to find and announce (RESULT); the record only follows the moves, so it
+// runs no dead-position test of its own.
+Game record_line(const Profile& profile, Position start) {
+    Game g(profile, std::move(start));
+    g.set_dead_position_test({});
+    return g;
+}
+
 } // namespace
 
-GameTracker::GameTracker(Position pos, std::string board, std::string game, std::string start_fen)
-    : pos_(std::move(pos)), board_(std::move(board)), game_(std::move(game)),
-      start_fen_(std::move(start_fen)), first_to_move_(pos_.side_to_move()) {}
+GameTracker::GameTracker(Game line, std::string board, std::string game, std::string start_fen)
+    : line_(std::move(line)), board_(std::move(board)), game_(std::move(game)),
+      start_fen_(std::move(start_fen)), first_to_move_(line_.side_to_move()) {}
 
 Expected<GameTracker> GameTracker::start(const std::string& board, const std::string& game,
-                                         const std::string& fen) {
+                                         const std::string& fen, const Profile& profile) {
     auto pos = read_fen(fen);
     if (!pos) return Error{"bad position: " + pos.error().message};
     std::string normal = pos->fen();
-    return GameTracker(std::move(*pos), board, game, std::move(normal));
+    return GameTracker(record_line(profile, std::move(*pos)), board, game, std::move(normal));
 }
 
-Expected<GameTracker> GameTracker::resume(const StoredGame& record) {
-    auto t = start(record.board, record.id, record.start_fen);
+void GameTracker::push(Move m, bool completed) {
+    const Position& before = position();
+    Row row{to_san(before, m), to_uci(before, m), {}, completed};
+    // A line that a rule ended (checkmate, 9.6) and the arbiter let go on follows the board.
+    if (line_.outcome().ended()) line_.end(Outcome{});
+    (void)line_.play(m);  // legal: the callers checked it
+    rows_.push_back(std::move(row));
+}
+
+void GameTracker::push_stood(Position after, std::string san, std::string uci) {
+    rows_.push_back(Row{std::move(san), std::move(uci), after.fen(), true});
+    base_ = plies();
+    line_ = record_line(line_.profile(), std::move(after));
+}
+
+Expected<GameTracker> GameTracker::resume(const StoredGame& record, const Profile& profile) {
+    auto t = start(record.board, record.id, record.start_fen, profile);
     if (!t) return t.error();
     for (const auto& m : record.moves) {
         if (m.illegal_stands) {
-            auto stood = read_fen(m.fen, t->pos_.chess960());
+            auto stood = read_fen(m.fen, t->position().chess960());
             if (!stood) return Error{"game " + record.id + ": ply " + std::to_string(m.ply) + ": " + stood.error().message};
-            t->pos_ = stood->copy();
-            t->rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood), true});
+            t->push_stood(std::move(*stood), m.san, m.uci);
             continue;
         }
-        const Move move = move_from_uci(t->pos_, m.uci);
+        const Move move = move_from_uci(t->position(), m.uci);
         if (move.is_none())
             return Error{"game " + record.id + ": ply " + std::to_string(m.ply) + " (" + m.uci +
                          ") does not replay"};
-        t->pos_.make_move(move);
-        t->rows_.push_back(Row{m.san, m.uci, m.fen, std::nullopt, m.completed});
+        t->push(move, m.completed);
     }
     return t;
 }
 
 Expected<bool> GameTracker::rebuild(int ply) {
-    auto pos = read_fen(start_fen_, pos_.chess960());
+    auto pos = read_fen(start_fen_, position().chess960());
     if (!pos) return pos.error();
+    std::vector<Row> rows = std::move(rows_);
+    rows_.clear();
+    base_ = 0;
+    line_ = record_line(line_.profile(), std::move(*pos));
     for (int i = 0; i < ply; ++i) {
-        const Row& r = rows_[static_cast<std::size_t>(i)];
-        if (r.stood) {
-            *pos = r.stood->copy();
+        Row& r = rows[static_cast<std::size_t>(i)];
+        if (!r.stood_fen.empty()) {
+            auto stood = read_fen(r.stood_fen, position().chess960());
+            if (!stood) return Error{"ply " + std::to_string(i + 1) + ": " + stood.error().message};
+            push_stood(std::move(*stood), std::move(r.san), std::move(r.uci));
             continue;
         }
-        const Move m = move_from_uci(*pos, r.uci);
+        const Move m = move_from_uci(position(), r.uci);
         if (m.is_none()) return Error{"ply " + std::to_string(i + 1) + " (" + r.uci + ") does not replay"};
-        pos->make_move(m);
+        push(m, r.completed);
     }
-    pos_ = std::move(*pos);
-    rows_.resize(static_cast<std::size_t>(ply));
     return true;
 }
 
@@ -76,20 +102,23 @@ Expected<bool> GameTracker::take_back(int ply) {
     if (ply < 0 || ply > n)
         return Error{"cannot take back to ply " + std::to_string(ply) + ": the game has " +
                      std::to_string(n) + " plies"};
-    // make_move remembers its moves, unless an illegal move that stood reset the position.
-    bool plain = true;
-    for (int i = ply; i < n; ++i) plain = plain && !rows_[static_cast<std::size_t>(i)].stood;
-    if (!plain || pos_.history_size() < static_cast<std::size_t>(n - ply)) return rebuild(ply);
-    while (plies() > ply) {
-        pos_.unmake_move();
-        rows_.pop_back();
-    }
+    // The line takes back its own moves; before its start (an illegal move that stood) the
+    // game is replayed from its start position.
+    if (ply < base_) return rebuild(ply);
+    (void)line_.take_back_to(ply - base_);
+    rows_.resize(static_cast<std::size_t>(ply));
     return true;
 }
 
 std::string GameTracker::fen_after(int ply) const {
     if (ply < 0 || ply > plies()) return {};
-    return ply == 0 ? start_fen_ : rows_[static_cast<std::size_t>(ply - 1)].fen;
+    if (ply == 0) return start_fen_;
+    if (ply >= base_) return line_.position_at(ply - base_).fen();
+    // Before the line's start: a copy of the record replayed to that ply.
+    GameTracker copy(record_line(line_.profile(), line_.start_position()), board_, game_, start_fen_);
+    copy.rows_ = rows_;
+    if (auto ok = copy.rebuild(ply); !ok) return {};
+    return copy.position().fen();
 }
 
 Expected<MoveEvent> GameTracker::play(int ply, Move move, bool completed,
@@ -100,18 +129,17 @@ Expected<MoveEvent> GameTracker::play(int ply, Move move, bool completed,
         auto back = take_back(ply - 1);
         if (!back) return back.error();
     }
-    if (!pos_.is_legal(move)) return Error{"not a legal move in " + pos_.fen()};
+    if (!position().is_legal(move)) return Error{"not a legal move in " + position().fen()};
+    push(move, completed);
     MoveEvent e;
     e.board = board_;
     e.game = game_;
     e.ply = ply;
-    e.san = to_san(pos_, move);
-    e.uci = to_uci(pos_, move);
-    pos_.make_move(move);
-    e.fen = pos_.fen();
+    e.san = rows_.back().san;
+    e.uci = rows_.back().uci;
+    e.fen = position().fen();
     e.completed = completed;
     e.clock = clock;
-    rows_.push_back(Row{e.san, e.uci, e.fen, std::nullopt, completed});
     return e;
 }
 
@@ -119,7 +147,7 @@ Expected<MoveEvent> GameTracker::complete(int ply, std::optional<MoveClock> cloc
     if (ply != plies() || ply == 0)
         return Error{"ply " + std::to_string(ply) + " is not the last move made"};
     Row& r = rows_.back();
-    if (r.stood) return Error{"ply " + std::to_string(ply) + " is an illegal move that stood"};
+    if (!r.stood_fen.empty()) return Error{"ply " + std::to_string(ply) + " is an illegal move that stood"};
     r.completed = true;
     MoveEvent e;
     e.board = board_;
@@ -127,7 +155,7 @@ Expected<MoveEvent> GameTracker::complete(int ply, std::optional<MoveClock> cloc
     e.ply = ply;
     e.san = r.san;
     e.uci = r.uci;
-    e.fen = r.fen;
+    e.fen = position().fen();
     e.completed = true;
     e.clock = clock;
     return e;
@@ -141,7 +169,7 @@ Expected<RecordedMove> GameTracker::illegal_stands(int ply, Square from, Square 
         auto back = take_back(ply - 1);
         if (!back) return back.error();
     }
-    auto stood = read_fen(fen, pos_.chess960());
+    auto stood = read_fen(fen, position().chess960());
     if (!stood) return Error{"the position after the illegal move: " + stood.error().message};
     RecordedMove m;
     m.ply = ply;
@@ -150,8 +178,7 @@ Expected<RecordedMove> GameTracker::illegal_stands(int ply, Square from, Square 
     m.fen = stood->fen();
     m.completed = true;
     m.illegal_stands = true;
-    pos_ = stood->copy();
-    rows_.push_back(Row{m.san, m.uci, m.fen, std::move(*stood), true});
+    push_stood(std::move(*stood), m.san, m.uci);
     return m;
 }
 

@@ -1,6 +1,8 @@
-// The daemon's own copy of a board's game line: the start position and the moves made, so
-// that each move reported by the reconstruction gets its SAN, UCI and FEN (PGN 8.2.3), and a
-// restarted daemon can resume the game from the store.
+// A board's game as the daemon records it: rows (SAN, UCI, completion; PGN 8.2.3) over the
+// Laws' game line (rules/game.hpp `Game`, under the board's rules profile), so that each move
+// the reconstruction reports gets its SAN, UCI and FEN, and a restarted daemon resumes the
+// game from the store. The positions are the Game's: no other position history is kept. An
+// illegal move that stood ([23] A.5.2) starts a new line from the position after it.
 #pragma once
 
 #include <optional>
@@ -10,6 +12,7 @@
 #include "daemon/events.hpp"
 #include "daemon/stored_game.hpp"
 #include "base/expected.hpp"
+#include "rules/game.hpp"
 #include "rules/position.hpp"
 #include "rules/result_check.hpp"
 
@@ -17,13 +20,17 @@ namespace eboard::daemon {
 
 class GameTracker {
   public:
-    /// A game from `fen` (validated; Chess960 castling read as X-FEN/Shredder-FEN).
+    /// A game from `fen` (validated; Chess960 castling read as X-FEN/Shredder-FEN) under
+    /// `profile` (its "same position" of 9.2 for the repetitions a resumed reconstruction
+    /// counts).
     [[nodiscard]] static Expected<GameTracker> start(const std::string& board, const std::string& game,
-                                                     const std::string& fen);
+                                                     const std::string& fen,
+                                                     const Profile& profile = Profile{});
     /// The game as the store has it: the start position plus every recorded move (made or
     /// completed, and illegal moves that stood). Errors name the first move that does not
     /// replay.
-    [[nodiscard]] static Expected<GameTracker> resume(const StoredGame& record);
+    [[nodiscard]] static Expected<GameTracker> resume(const StoredGame& record,
+                                                      const Profile& profile = Profile{});
 
     /// The MOVE event for `move` at `ply` (made or completed), and the position follows it.
     /// If `ply` is not the next ply, the line is first taken back to ply-1 (a made move
@@ -43,7 +50,13 @@ class GameTracker {
     /// Takes the line back to `ply` (0 = the start position).
     [[nodiscard]] Expected<bool> take_back(int ply);
 
-    [[nodiscard]] const Position& position() const { return pos_; }
+    /// The current position: the line's, whose undo stack holds the moves since the game's
+    /// start or since the last illegal move that stood (line_start()).
+    [[nodiscard]] const Position& position() const { return line_.position(); }
+    /// The Laws' game line since line_start().
+    [[nodiscard]] const Game& line() const { return line_; }
+    /// The ply the line starts after: 0, or the last illegal move that stood.
+    [[nodiscard]] int line_start() const { return base_; }
     [[nodiscard]] int plies() const { return static_cast<int>(rows_.size()); }
     [[nodiscard]] const std::string& game() const { return game_; }
     [[nodiscard]] const std::string& board() const { return board_; }
@@ -56,32 +69,37 @@ class GameTracker {
     [[nodiscard]] Color mover_of(int ply) const { return ply % 2 == 1 ? first_to_move_ : ~first_to_move_; }
     /// The moves `side` has made in this game so far.
     [[nodiscard]] int moves_by(Color side) const {
-        const GameSoFar g = game_so_far(pos_, plies(), first_to_move_);
+        const GameSoFar g = game_so_far(position(), plies(), first_to_move_);
         return side == Color::White ? g.white_moves : g.black_moves;
     }
     /// True when the last move made is completed (Art. 6.2.1), stood as an illegal move, or
     /// there is none; false while the player has not pressed the clock after it.
     [[nodiscard]] bool last_completed() const {
-        return rows_.empty() || rows_.back().completed || rows_.back().stood.has_value();
+        return rows_.empty() || rows_.back().completed || !rows_.back().stood_fen.empty();
     }
     /// The FEN after `ply` (0 = the start position); "" when out of range.
     [[nodiscard]] std::string fen_after(int ply) const;
 
   private:
-    // One ply of the line: what the store keeps of it.
+    // One ply of the record: what the store keeps of it beside the line's move.
     struct Row {
         std::string san;
         std::string uci;
-        std::string fen;              ///< after the ply
-        std::optional<Position> stood; ///< an illegal move that stood: the position after it
-        bool completed = false;        ///< Art. 6.2.1
+        std::string stood_fen;  ///< an illegal move that stood: the position after it; else ""
+        bool completed = false; ///< Art. 6.2.1
     };
-    GameTracker(Position pos, std::string board, std::string game, std::string start_fen);
+    GameTracker(Game line, std::string board, std::string game, std::string start_fen);
+    // Plays the legal move m on the line (one the reconstruction saw: a line that ended by a
+    // rule follows the board, as the reconstruction's does) and records its row.
+    void push(Move m, bool completed);
+    // Starts a new line from `after`, the position after an illegal move that stood.
+    void push_stood(Position after, std::string san, std::string uci);
     // Replays the first `ply` rows from the start position (across illegal moves that stood,
-    // which make_move cannot take back).
+    // which a line cannot take back).
     [[nodiscard]] Expected<bool> rebuild(int ply);
 
-    Position pos_;
+    Game line_;
+    int base_ = 0;
     std::string board_;
     std::string game_;
     std::string start_fen_;

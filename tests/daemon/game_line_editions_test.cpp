@@ -100,3 +100,40 @@ TEST_CASE("9.2 eboardd per edition: castling lost for good makes another positio
         for (const ojson& e : events) CHECK(e["class"] != "RESULT");
     }
 }
+
+TEST_CASE("9.2 eboardd restarted in mid-game: the third occurrence counts the positions before the restart") {
+    // The start position stands after plies 0 and 4; eboardd is stopped after ply 7 and started
+    // again on the same store; 4...Ng8 (ply 8) makes the third occurrence, claimable under 9.2
+    // only if the resumed game remembers the moves made before the restart.
+    TempDir dir("eboardd-editions-restart");
+    auto source = read_pgn_game("[Event \"?\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 *\n");
+    REQUIRE(source.has_value());
+    EmulatedBoard t1("t1", dir.path / "t1", std::move(*source), 23, 200);
+    const std::string socket = (dir.path / "s").string();
+    const auto args = config_args(dir.path, "white-side = left\n[board.t1]\nuri = " + t1.uri() + "\n",
+                                  {"--socket", socket});
+    {
+        ReadyDaemon eboardd(dir.path, args);
+        EventLog log(eboardd.process);
+        REQUIRE(t1.wait_driver_ready());
+        REQUIRE_FALSE(log.wait_for("GAME", "t1").is_null());
+        REQUIRE(t1.play(log, 7));
+        eboardd.process.signal(SIGTERM);
+        CHECK(eboardd.process.wait_exit() == 0);
+        log.stop();
+        for (const ojson& e : log.of("ALERT", "t1")) CHECK(e["kind"] != "draw_claimable");
+    }
+    NotifySocket notify((dir.path / "notify2").string());
+    Process d(eboardd_bin(), args, notify.path(), (dir.path / "stderr2").string());
+    REQUIRE(notify.receive().has_value());
+    EventLog log(d);
+    REQUIRE(t1.wait_driver_ready(2));
+    REQUIRE(t1.play(log, 8));
+    const ojson claim = log.wait_for("ALERT", "t1", [](const ojson& e) { return e["kind"] == "draw_claimable"; });
+    REQUIRE_FALSE(claim.is_null());
+    CHECK(claim["article"] == "9.2");
+    CHECK(claim["ply"] == 8);
+    d.signal(SIGTERM);
+    CHECK(d.wait_exit() == 0);
+    log.stop();
+}
