@@ -10,8 +10,20 @@ const char* to_string(AlertKind k) noexcept {
     case AlertKind::Flag: return "flag";
     case AlertKind::DrawClaimable: return "draw_claimable";
     case AlertKind::DeadPosition: return "dead_position";
+    case AlertKind::BothBoardsDiffer: return "both_boards_differ";
+    case AlertKind::BoardDisconnected: return "board_disconnected";
     }
     return "?";
+}
+
+std::optional<AlertKind> alert_kind_from_string(std::string_view s) noexcept {
+    constexpr AlertKind all[] = {AlertKind::IllegalMove,      AlertKind::TouchMove,
+                                 AlertKind::PositionMismatch, AlertKind::Flag,
+                                 AlertKind::DrawClaimable,    AlertKind::DeadPosition,
+                                 AlertKind::BothBoardsDiffer, AlertKind::BoardDisconnected};
+    for (AlertKind k : all)
+        if (s == to_string(k)) return k;
+    return std::nullopt;
 }
 
 } // namespace eboard

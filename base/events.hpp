@@ -1,13 +1,15 @@
-// The output vocabulary of move reconstruction (rules/reconstruction.hpp): what an arbiter
-// standing beside the board would note. Names follow the events of docs/client-api.md (TOUCH,
-// MOVE made/completed, ALERT, GAME, RESULT). The daemon's JSON events (daemon/events.hpp) are
-// these, extended with what the daemon adds: board, game id, SAN. Squares a1=0 .. h8=63 in game
-// orientation (already rotated when the board stands reversed); times TimeMs (base/sensors.hpp).
+// The events of a game, defined once: the output of move reconstruction (rules/reconstruction.hpp),
+// what an arbiter standing beside the board would note, and the base of the daemon's JSON events
+// (daemon/events.hpp), which extend each with what the daemon adds (board, game id, SAN, ...).
+// Names follow the events of docs/client-api.md (TOUCH, MOVE made/completed, ALERT, GAME,
+// RESULT). Squares a1=0 .. h8=63 in game orientation (already rotated when the board stands
+// reversed); times TimeMs (base/sensors.hpp), clock readings in milliseconds.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "base/sensors.hpp"
@@ -31,6 +33,14 @@ enum class Completion : std::uint8_t {
     GameEnd,       ///< the move ended the game (5.1.1, 5.2.1, 5.2.2, 9.6)
     NextMove,      ///< [23] 6.2.1: the player made his next move before pressing
     OpponentMove,  ///< --clock none: the opponent's next move was made
+    Recorded,      ///< completed, read back from a record that does not say how (JSON status)
+};
+
+/// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
+struct MoveClock {
+    std::int64_t white_ms = 0;
+    std::int64_t black_ms = 0;
+    bool operator==(const MoveClock&) const = default;
 };
 
 /// A move made (Art. 4.7) or completed (Art. 6.2.1). `ply` counts from 1 at the game's start
@@ -48,12 +58,15 @@ struct MoveEvent {
     /// This made move replaces the move made earlier for the same ply (the piece moved on before
     /// the clock was pressed; a slide that paused; a promotion piece chosen later).
     bool replaces = false;
-    bool has_clock = false;          ///< clock times below are valid (status completed only)
-    std::int64_t white_ms = 0;       ///< what the clock showed at completion
-    std::int64_t black_ms = 0;
+    /// What the clock showed at completion (status completed only; unset without a clock).
+    std::optional<MoveClock> clock;
+
+    /// Status "completed" (Art. 6.2.1) rather than "made" (4.7).
+    [[nodiscard]] bool is_completed() const noexcept { return completed != Completion::None; }
 };
 
-/// The ALERT kinds of docs/client-api.md.
+/// The ALERT kinds of docs/client-api.md. The reconstruction raises the first six; the daemon
+/// the last two.
 enum class AlertKind : std::uint8_t {
     IllegalMove,       ///< article 7.5.1 (7.5.2, 7.5.3; per profile); count, penalty
     TouchMove,         ///< 4.3 / 4.4
@@ -61,10 +74,14 @@ enum class AlertKind : std::uint8_t {
     Flag,              ///< 6.9
     DrawClaimable,     ///< 9.2 / 9.3 (arbiter channel only, [23] 11.12)
     DeadPosition,      ///< 5.2.2
+    BothBoardsDiffer,  ///< the two boards of a game for a visually impaired player (App. D)
+    BoardDisconnected, ///< a board's link went down during a game
 };
 
 /// docs/client-api.md spelling: "illegal_move", "touch_move", ...
 [[nodiscard]] const char* to_string(AlertKind k) noexcept;
+/// The AlertKind of its docs/client-api.md spelling; unset for anything else.
+[[nodiscard]] std::optional<AlertKind> alert_kind_from_string(std::string_view s) noexcept;
 
 /// An arbiter matter. Fields without meaning for a kind stay at their defaults.
 struct AlertEvent {
@@ -72,25 +89,31 @@ struct AlertEvent {
     AlertKind kind = AlertKind::IllegalMove;
     std::string article;       ///< e.g. "7.5.1", "4.3", "6.9"
     std::string text;          ///< one sentence for people
-    int ply = 0;               ///< the ply the alert is tied to (0 = none)
-    Color player = Color::White;  ///< the player concerned (offender, flag owner)
-    int count = 0;             ///< illegal_move: the player's completed illegal moves so far
+    std::optional<int> ply;    ///< the ply the alert is tied to
+    std::optional<Color> player;  ///< the player concerned (offender, flag owner)
+    /// illegal_move: the player's completed illegal moves so far; draw_claimable: how many
+    /// times the position has appeared.
+    std::optional<int> count;
     std::string penalty;       ///< illegal_move: what the profile prescribes ("+2min", "loss", ...)
     Bitboard squares = 0;      ///< position_mismatch / illegal_move: squares that differ
     bool cleared = false;      ///< position_mismatch: the board matches the game again
     /// illegal_move, position_mismatch: the board shows an earlier position of this game, the
-    /// one after ply `earlier_ply` (0 = the start position; -1 = none): set back by hand, or
-    /// an illegal move that recreates it. Never a takeback on the board's word alone
+    /// one after ply `earlier_ply` (0 = the start position): set back by hand, or an illegal
+    /// move that recreates it. Never a takeback on the board's word alone
     /// (ReconRules::players_take_back); the arbiter decides (TAKEBACK).
-    int earlier_ply = -1;
+    std::optional<int> earlier_ply;
     std::string earlier_fen;   ///< the FEN of that earlier position (empty when none)
 };
 
-/// A game starts (a start position set up) or ends.
+/// A game starts (a start position set up) or ends, or is taken back (the daemon's GAME
+/// `takeback`: the moves after `ply` are gone; the reconstruction reports its own takebacks as
+/// TakebackEvent).
 struct GameEvent {
+    enum class Kind : std::uint8_t { Start, End, Takeback };
     TimeMs t_ms = 0;
-    bool start = true;
-    std::string fen;            ///< the start position, or the final position
+    Kind kind = Kind::Start;
+    std::string fen;            ///< the start position, the final one, or the one after `ply`
+    std::optional<int> ply;     ///< Takeback: the ply the game is back at (0 = the start)
     bool rotated = false;       ///< the board stands reversed (Black at its a1 side)
     int chess960_number = -1;   ///< Scharnagl number when the start is a Chess960 array
 };

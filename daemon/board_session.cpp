@@ -65,7 +65,7 @@ void BoardSession::set_connected(bool connected, std::int64_t now_ms) {
         AlertEvent a;
         a.board = board_.name;
         a.game = game_->game();
-        a.kind = "board_disconnected";
+        a.kind = AlertKind::BoardDisconnected;
         a.article = profile_->articles.wrong_squares;
         a.ply = game_->plies();
         a.text = "the board " + board_.name + " is disconnected after ply " + std::to_string(game_->plies()) +
@@ -155,7 +155,7 @@ Expected<std::string> BoardSession::new_game(const std::string& fen, std::int64_
     if (!check) return check.error();
     if (game_) {
         const std::string old = game_->game();
-        publish(GameEvent{board_.name, old, GameEvent::Kind::End, game_->position().fen(), std::nullopt}, now_ms);
+        publish(GameEvent::of(board_.name, old, GameEvent::Kind::End, game_->position().fen()), now_ms);
         game_.reset();
     }
     load_configured_rules(); // SIGHUP changes apply from here
@@ -164,22 +164,23 @@ Expected<std::string> BoardSession::new_game(const std::string& fen, std::int64_
     auto tracker = GameTracker::start(board_.name, *id, start, *profile_);
     if (!tracker) return tracker.error();
     adopt_game(std::move(*tracker));
-    publish(GameEvent{board_.name, *id, GameEvent::Kind::Start, game_->start_fen(), std::nullopt}, now_ms);
+    publish(GameEvent::of(board_.name, *id, GameEvent::Kind::Start, game_->start_fen()), now_ms);
     return *id;
 }
 
-Expected<bool> BoardSession::move(int ply, Move m, bool completed, std::optional<MoveClock> clock,
+Expected<bool> BoardSession::move(int ply, Move m, Completion how, std::optional<MoveClock> clock,
                                   std::int64_t now_ms) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
-    auto e = game_->play(ply, m, completed, clock);
+    auto e = game_->play(ply, m, how, clock);
     if (!e) return e.error();
     publish(*e, now_ms);
     return true;
 }
 
-Expected<bool> BoardSession::complete(int ply, std::optional<MoveClock> clock, std::int64_t now_ms) {
+Expected<bool> BoardSession::complete(int ply, Completion how, std::optional<MoveClock> clock,
+                                      std::int64_t now_ms) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
-    auto e = game_->complete(ply, clock);
+    auto e = game_->complete(ply, how, clock);
     if (!e) return e.error();
     publish(*e, now_ms);
     return true;
@@ -221,7 +222,7 @@ Expected<bool> BoardSession::result(const std::string& res, const std::string& t
     r.confirmed = confirmed;
     publish(r, now_ms);
     if (confirmed) {
-        publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen(), std::nullopt},
+        publish(GameEvent::of(board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen()),
                 now_ms);
         game_.reset();
         pending_.reset();
@@ -235,7 +236,7 @@ Expected<bool> BoardSession::take_back(int ply, std::int64_t now_ms) {
     if (!ok) return ok;
     // One transaction drops the later moves with the event (Store::record); the PGN is
     // rewritten and the clients learn that the line is shorter now.
-    publish(GameEvent{board_.name, game_->game(), GameEvent::Kind::Takeback, game_->position().fen(), ply}, now_ms);
+    publish(GameEvent::of(board_.name, game_->game(), GameEvent::Kind::Takeback, game_->position().fen(), ply), now_ms);
     return true;
 }
 
@@ -256,11 +257,11 @@ Expected<bool> BoardSession::set_position(const std::string& fen, std::int64_t n
 void BoardSession::alert(AlertEvent a, std::int64_t now_ms) {
     a.board = board_.name;
     if (a.game.empty() && game_) a.game = game_->game();
-    if (a.kind == "illegal_move" && !a.player.empty() && game_) {
-        const Color c = a.player == "white" ? Color::White : Color::Black;
+    if (a.kind == AlertKind::IllegalMove && a.player && game_) {
+        const Color c = *a.player;
         illegal_counts_[index_of(c)] = a.count.value_or(illegal_counts_[index_of(c)] + 1);
         illegal_plies_[index_of(c)] = a.ply.value_or(0);
-        pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], a.penalty.value_or("")};
+        pending_ = PendingIllegal{c, illegal_counts_[index_of(c)], a.penalty};
     }
     publish(a, now_ms);
 }

@@ -68,10 +68,11 @@ class BoardSession {
 
     /// A move made or completed at `ply` (see GameTracker::play); records and announces the
     /// MOVE.
-    [[nodiscard]] Expected<bool> move(int ply, Move move, bool completed,
+    [[nodiscard]] Expected<bool> move(int ply, Move move, Completion how,
                                       std::optional<MoveClock> clock, std::int64_t now_ms);
     /// The made move at `ply` is completed.
-    [[nodiscard]] Expected<bool> complete(int ply, std::optional<MoveClock> clock, std::int64_t now_ms);
+    [[nodiscard]] Expected<bool> complete(int ply, Completion how, std::optional<MoveClock> clock,
+                                          std::int64_t now_ms);
     /// An illegal move that stands ([23] A.5.2): recorded (never as a PGN move), the game
     /// continues from `fen`.
     [[nodiscard]] Expected<bool> illegal_stands(int ply, Square from, Square to, const std::string& fen,

@@ -21,19 +21,21 @@ std::string pad(std::string s, std::size_t width) {
 
 void print_event(const Event& event) {
     if (const auto* m = std::get_if<MoveEvent>(&event)) {
-        if (!m->completed) return;
-        // Ply 1 is White's first move of a standard game; the FEN says whose move it was.
-        const bool black_moved = m->fen.find(" w ") != std::string::npos;
+        if (!m->is_completed()) return;
+        // Ply 1 is White's first move of a standard game; the position after it says whose
+        // move it was.
+        const auto after = Position::from_fen(m->fen);
+        const bool black_moved = after && after->side_to_move() == Color::White;
         const int number = (m->ply + 1) / 2;
         std::string line = pad(std::to_string(number) + (black_moved ? "... " : ". ") + m->san, 16);
         if (m->clock)
             line += "white " + clock_text(m->clock->white_ms) + "  black " + clock_text(m->clock->black_ms);
         print_console_line(line);
     } else if (const auto* a = std::get_if<AlertEvent>(&event)) {
-        std::string line = "ALERT " + a->kind;
+        std::string line = std::string("ALERT ") + to_string(a->kind);
         if (!a->article.empty()) line += " (Art. " + a->article + ")";
         line += ": " + a->text;
-        if (a->penalty) line += " [penalty " + *a->penalty + "]";
+        if (!a->penalty.empty()) line += " [penalty " + a->penalty + "]";
         print_console_line(line);
     } else if (const auto* r = std::get_if<ResultEvent>(&event)) {
         print_console_line("Result " + r->result + " (" + r->termination + ")" +

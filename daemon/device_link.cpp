@@ -22,13 +22,6 @@ using drivers::ClockSide;
 
 namespace {
 
-std::vector<std::string> square_names(Bitboard b) {
-    std::vector<std::string> out;
-    for (int s = 0; s < 64; ++s)
-        if (b & (Bitboard{1} << s)) out.push_back(Square(s).name());
-    return out;
-}
-
 // Whether the board's driver drives a clock (the DGT board's DGT3000/XL): asked of a driver
 // object, which does no I/O when created. On a board without one a move is completed by the
 // next move, as with --clock none (eboardd(8)).
@@ -38,8 +31,6 @@ bool driver_has_clock(const std::string& uri) {
     const auto driver = info->create({});
     return !driver || driver->clock() != nullptr;
 }
-
-const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
 
 // White's first move, if the board shows the standard start position (Art. 2.3) with it made;
 // a square's identity counts where the board reports one. In the board's numbering (a board
@@ -282,16 +273,15 @@ void DeviceLink::feed(const SensorEvent& e) {
 }
 
 void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {
-    std::optional<MoveClock> clock;
-    if (m.has_clock) clock = MoveClock{m.white_ms, m.black_ms};
-    const bool completed = m.completed != Completion::None;
+    const std::optional<MoveClock>& clock = m.clock;
+    const bool completed = m.is_completed();
     const auto& game = session_.game();
     const int ply = m.ply + ply_offset_;
     Expected<bool> ok = true;
     if (completed && !m.replaces && game && game->plies() == ply && game->position().last_move() == m.move)
-        ok = session_.complete(ply, clock, now);
+        ok = session_.complete(ply, m.completed, clock, now);
     else
-        ok = session_.move(ply, m.move, completed, clock, now);
+        ok = session_.move(ply, m.move, m.completed, clock, now);
     if (!ok) log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
     if (completed) update_quickplay();
     // A move after an illegal one: the irregularity is over, the clock shows the times again.
@@ -304,31 +294,31 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
         return;
     }
     AlertEvent out;
-    out.kind = to_string(a.kind);
-    out.article = a.article;
-    out.text = a.text;
-    if (a.ply > 0) out.ply = a.ply + ply_offset_;
-    out.squares = square_names(a.squares);
+    static_cast<eboard::AlertEvent&>(out) = a;
+    // The reconstruction counts plies from the position it resumed from.
+    if (out.ply && *out.ply > 0) *out.ply += ply_offset_;
+    else out.ply.reset();
+    // The board shows an earlier position: the arbiter decides.
+    if (out.earlier_ply) *out.earlier_ply += ply_offset_;
     const auto& game = session_.game();
-    if (a.kind == AlertKind::IllegalMove || a.kind == AlertKind::Flag || a.kind == AlertKind::TouchMove)
-        out.player = color_name(a.player);
+    // Said for the kinds where someone is answerable (the offender, the flag's owner); the
+    // count and the penalty only of an illegal move.
+    if (a.kind != AlertKind::IllegalMove && a.kind != AlertKind::Flag && a.kind != AlertKind::TouchMove)
+        out.player.reset();
+    if (a.kind != AlertKind::IllegalMove) {
+        out.count.reset();
+        out.penalty.clear();
+    }
     if ((a.kind == AlertKind::IllegalMove || a.kind == AlertKind::PositionMismatch) && game)
         out.fen = game->position().fen(); // the position to restore
-    if (a.earlier_ply >= 0) {         // the board shows an earlier position: the arbiter decides
-        out.earlier_ply = a.earlier_ply + ply_offset_;
-        out.earlier_fen = a.earlier_fen;
-    }
-    if (a.kind == AlertKind::IllegalMove) {
-        out.count = a.count;
-        if (!a.penalty.empty()) out.penalty = a.penalty;
-    }
-    if (a.kind == AlertKind::Flag && game) {
+    if (a.kind == AlertKind::Flag && game && a.player) {
         // Art. 6.4 then 6.9 with the profile's draw rules (club Art. 3 material rule).
+        const Color flagged = *a.player;
         auto tc = parse_time_control(session_.time_control());
         const FlagRuling ruling =
-            rule_flag_fall(session_.profile(), game->position(), a.player,
-                           can_checkmate(game->position(), ~a.player), tc ? *tc : TimeControl{},
-                           session_.clock_readings(a.player));
+            rule_flag_fall(session_.profile(), game->position(), flagged,
+                           can_checkmate(game->position(), ~flagged), tc ? *tc : TimeControl{},
+                           session_.clock_readings(flagged));
         out.article = ruling.article.empty() ? a.article : ruling.article;
         out.text = ruling.text;
         out.result = ruling.result;
@@ -354,7 +344,7 @@ void DeviceLink::handle(const ReconEvent& event) {
     } else if (const auto* a = std::get_if<eboard::AlertEvent>(&event)) {
         handle_alert(*a, now);
     } else if (const auto* g = std::get_if<eboard::GameEvent>(&event)) {
-        if (restarting_ || !g->start) return;
+        if (restarting_ || g->kind != eboard::GameEvent::Kind::Start) return;
         ply_offset_ = 0;
         auto id = session_.new_game(g->fen, now);
         if (!id) {
@@ -420,7 +410,7 @@ void DeviceLink::begin_with_first_move(const BoardSnapshot& snap) {
     const std::vector<ReconEvent> out = recon_.resume_game(after, true, snap.t_ms);
     for (const auto& r : out) handle(r); // GAME start
     if (!session_.game()) return;
-    if (auto ok = session_.move(1, *first, false, std::nullopt, wall_clock_ms()); !ok)
+    if (auto ok = session_.move(1, *first, Completion::None, std::nullopt, wall_clock_ms()); !ok)
         log_warning("board " + session_.name() + ": move not recorded: " + ok.error().message);
     arm_deadline();
 }

@@ -71,7 +71,7 @@ void EmuPlayer::observe(const Event& event) {
         if (resumed_ && b->connected) ready_ = true;
     } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
         made_ply_ = m->ply;
-        if (m->completed) completed_ply_ = m->ply;
+        if (m->is_completed()) completed_ply_ = m->ply;
     } else if (std::holds_alternative<ResultEvent>(event)) {
         ended_ = true;
     }

@@ -65,7 +65,7 @@ Expected<Event> move_from_json(const json& j) {
     }
     auto status = need_choice<bool>(j, "status", "completed", "made");
     if (!status) return status.error();
-    m.completed = *status;
+    m.completed = *status ? Completion::Recorded : Completion::None;
     if (auto c = j.find("clock"); c != j.end()) {
         if (!c->is_object() || !c->contains("white_ms") || !c->contains("black_ms") ||
             !(*c)["white_ms"].is_number_integer() || !(*c)["black_ms"].is_number_integer())
@@ -79,18 +79,25 @@ Expected<Event> alert_from_json(const json& j) {
     AlertEvent a;
     a.board = opt_string(j, "board");
     a.game = opt_string(j, "game");
-    for (auto [key, out] : {std::pair{"kind", &a.kind}, {"article", &a.article}, {"text", &a.text}}) {
+    auto kind = need_string(j, "kind");
+    if (!kind) return kind.error();
+    const std::optional<AlertKind> k = alert_kind_from_string(*kind);
+    if (!k) return Error{"field 'kind' is not an ALERT kind: '" + *kind + "'"};
+    a.kind = *k;
+    for (auto [key, out] : {std::pair{"article", &a.article}, {"text", &a.text}}) {
         auto v = need_string(j, key);
         if (!v) return v.error();
         *out = *v;
     }
     if (auto p = j.find("ply"); p != j.end() && p->is_number_integer()) a.ply = p->get<int>();
     if (auto p = j.find("count"); p != j.end() && p->is_number_integer()) a.count = p->get<int>();
-    if (auto p = j.find("penalty"); p != j.end() && p->is_string()) a.penalty = p->get<std::string>();
+    a.penalty = opt_string(j, "penalty");
     if (auto p = j.find("squares"); p != j.end() && p->is_array())
         for (const auto& s : *p)
-            if (s.is_string()) a.squares.push_back(s.get<std::string>());
-    a.player = opt_string(j, "player");
+            if (const Square sq = s.is_string() ? Square::parse(s.get<std::string>()) : Square{}; sq.valid())
+                a.squares |= Bitboard{1} << sq.index();
+    if (const std::string player = opt_string(j, "player"); player == "white" || player == "black")
+        a.player = player == "white" ? Color::White : Color::Black;
     a.result = opt_string(j, "result");
     a.fen = opt_string(j, "fen");
     if (auto p = j.find("earlier_ply"); p != j.end() && p->is_number_integer()) a.earlier_ply = p->get<int>();
@@ -135,7 +142,7 @@ json to_json(const Event& event) {
                 j["san"] = e.san;
                 j["uci"] = e.uci;
                 j["fen"] = e.fen;
-                j["status"] = e.completed ? "completed" : "made";
+                j["status"] = e.is_completed() ? "completed" : "made";
                 if (e.clock)
                     j["clock"] = json{{"white_ms", e.clock->white_ms}, {"black_ms", e.clock->black_ms}};
                 return j;
@@ -143,14 +150,19 @@ json to_json(const Event& event) {
             [](const AlertEvent& e) {
                 json j{{"class", "ALERT"}, {"board", e.board}};
                 put_game(j, e.game);
-                j["kind"] = e.kind;
+                j["kind"] = to_string(e.kind);
                 j["article"] = e.article;
                 j["text"] = e.text;
                 if (e.ply) j["ply"] = *e.ply;
-                if (!e.player.empty()) j["player"] = e.player;
+                if (e.player) j["player"] = *e.player == Color::White ? "white" : "black";
                 if (e.count) j["count"] = *e.count;
-                if (e.penalty) j["penalty"] = *e.penalty;
-                if (!e.squares.empty()) j["squares"] = e.squares;
+                if (!e.penalty.empty()) j["penalty"] = e.penalty;
+                if (e.squares != 0) {
+                    json names = json::array();
+                    for (int s = 0; s < 64; ++s)
+                        if ((e.squares >> s) & 1U) names.push_back(Square(s).name());
+                    j["squares"] = std::move(names);
+                }
                 if (!e.result.empty()) j["result"] = e.result;
                 if (!e.fen.empty()) j["fen"] = e.fen;
                 if (e.earlier_ply) j["earlier_ply"] = *e.earlier_ply;
@@ -188,8 +200,8 @@ Expected<Event> event_from_json(const json& j) {
     if (*cls == "GAME") {
         auto ev = need_string(j, "event");
         if (!ev) return ev.error();
-        GameEvent g{opt_string(j, "board"), opt_string(j, "game"), GameEvent::Kind::Start,
-                    opt_string(j, "fen"), std::nullopt};
+        GameEvent g = GameEvent::of(opt_string(j, "board"), opt_string(j, "game"), GameEvent::Kind::Start,
+                                    opt_string(j, "fen"));
         if (*ev == "end") g.kind = GameEvent::Kind::End;
         else if (*ev == "takeback") g.kind = GameEvent::Kind::Takeback;
         else if (*ev != "start") return Error{"field 'event' is not start/end/takeback"};

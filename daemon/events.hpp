@@ -24,13 +24,6 @@ namespace eboard::daemon {
 inline constexpr int kProtoMajor = 1;
 inline constexpr int kProtoMinor = 3;
 
-/// What the clock showed, in milliseconds (Art. 6.10.1: the clock is authoritative).
-struct MoveClock {
-    std::int64_t white_ms = 0;
-    std::int64_t black_ms = 0;
-    bool operator==(const MoveClock&) const = default;
-};
-
 struct VersionEvent {
     std::string release;
 };
@@ -43,15 +36,22 @@ struct BoardEvent {
 };
 
 /// A game starts or ends (docs/client-api.md), or is taken back (our additive `takeback`: the moves
-/// after `ply` are gone; docs/client-api.md). `fen` is the start position, the final one, or
-/// the position after `ply`.
-struct GameEvent {
-    enum class Kind : std::uint8_t { Start, End, Takeback };
+/// after `ply` are gone; docs/client-api.md): base/events.hpp's GAME on `board` in `game`. In
+/// JSON `t_ms`, `rotated` and `chess960_number` are not written.
+struct GameEvent : eboard::GameEvent {
     std::string board;
     std::string game;
-    Kind kind = Kind::Start;
-    std::string fen;
-    std::optional<int> ply; ///< Takeback: the ply the game is back at (0 = the start position)
+    /// GAME `kind` on `board` in `game` with `fen` (and `ply` for a takeback).
+    static GameEvent of(std::string board, std::string game, Kind kind, std::string fen,
+                        std::optional<int> ply = std::nullopt) {
+        GameEvent e;
+        e.kind = kind;
+        e.fen = std::move(fen);
+        e.ply = ply;
+        e.board = std::move(board);
+        e.game = std::move(game);
+        return e;
+    }
 };
 
 /// A piece lifted or placed (Art. 4.3; Appendix D.2.2): the reconstruction's TOUCH
@@ -62,41 +62,42 @@ struct TouchEvent : eboard::TouchEvent {
     std::string game;
 };
 
-/// A move made (Art. 4.7) or completed (Art. 6.2.1).
-struct MoveEvent {
+/// A move made (Art. 4.7) or completed (Art. 6.2.1): base/events.hpp's MOVE (`ply` 1 = White's
+/// first move of a standard game; `fen` after the move) on `board` in `game`, with its SAN. In
+/// JSON `status` is "made" or "completed" (how it was completed is not written: read back it
+/// is Completion::Recorded); `t_ms`, `move`, `promotion_assumed` and `replaces` are not written.
+struct MoveEvent : eboard::MoveEvent {
     std::string board;
     std::string game;
-    int ply = 0; ///< 1 = White's first move of a standard game
     std::string san;
-    std::string uci;
-    std::string fen; ///< the position after the move
-    bool completed = false;
-    std::optional<MoveClock> clock;
+    /// MOVE at `ply` on `board` in `game`: made, or `completed` (how not said: Recorded).
+    static MoveEvent of(std::string board, std::string game, int ply, std::string san, std::string uci,
+                        std::string fen, bool completed, std::optional<MoveClock> clock) {
+        MoveEvent m;
+        m.ply = ply;
+        m.uci = std::move(uci);
+        m.fen = std::move(fen);
+        m.completed = completed ? Completion::Recorded : Completion::None;
+        m.clock = clock;
+        m.board = std::move(board);
+        m.game = std::move(game);
+        m.san = std::move(san);
+        return m;
+    }
 };
 
-/// An arbiter matter. `kind` is one of the ALERT kinds of docs/client-api.md (illegal_move,
-/// touch_move, position_mismatch, flag, draw_claimable, dead_position, both_boards_differ,
-/// board_disconnected).
-struct AlertEvent {
+/// An arbiter matter: base/events.hpp's ALERT on `board` in `game` (empty when no game is tied
+/// to it, e.g. board_disconnected at rest), with what the daemon adds. In JSON `kind` is its
+/// docs/client-api.md spelling, `player` "white"/"black", `squares` square names; `t_ms` and
+/// `cleared` are not written (a cleared position_mismatch is not an ALERT).
+struct AlertEvent : eboard::AlertEvent {
     std::string board;
-    std::string game; ///< empty when no game is tied to it (e.g. board_disconnected at rest)
-    std::string kind;
-    std::string article; ///< e.g. "7.5.1"
-    std::string text;
-    std::optional<int> ply;
-    std::string player; ///< "white"/"black": the offender, the flag's owner ("" = none)
-    std::optional<int> count;             ///< illegal_move: the player's completed illegal moves
-    std::optional<std::string> penalty;   ///< illegal_move: "+2min", "loss", ...
-    std::vector<std::string> squares;     ///< position_mismatch: the squares that differ
+    std::string game;
     /// flag: the ruling of Art. 6.9 [23] (6.10 [05], club Art. 3) as a result, "1-0", "0-1",
     /// "1/2-1/2" (empty: none, e.g. the period's quota was completed).
     std::string result;
     /// illegal_move, position_mismatch: the game's position the board should show (FEN).
     std::string fen;
-    /// illegal_move, position_mismatch: the board shows the game's earlier position after this
-    /// ply (0 = the start), whose FEN is `earlier_fen`; only the arbiter takes moves back.
-    std::optional<int> earlier_ply;
-    std::string earlier_fen;
 };
 
 /// The game's result (base/events.hpp; termination e.g. "checkmate", "stalemate",

@@ -121,7 +121,7 @@ std::string GameTracker::fen_after(int ply) const {
     return copy.position().fen();
 }
 
-Expected<MoveEvent> GameTracker::play(int ply, Move move, bool completed,
+Expected<MoveEvent> GameTracker::play(int ply, Move move, Completion how,
                                       std::optional<MoveClock> clock) {
     if (ply < 1 || ply > plies() + 1)
         return Error{"ply " + std::to_string(ply) + " does not follow ply " + std::to_string(plies())};
@@ -130,20 +130,21 @@ Expected<MoveEvent> GameTracker::play(int ply, Move move, bool completed,
         if (!back) return back.error();
     }
     if (!position().is_legal(move)) return Error{"not a legal move in " + position().fen()};
-    push(move, completed);
+    push(move, how != Completion::None);
     MoveEvent e;
     e.board = board_;
     e.game = game_;
     e.ply = ply;
+    e.move = move;
     e.san = rows_.back().san;
     e.uci = rows_.back().uci;
     e.fen = position().fen();
-    e.completed = completed;
+    e.completed = how;
     e.clock = clock;
     return e;
 }
 
-Expected<MoveEvent> GameTracker::complete(int ply, std::optional<MoveClock> clock) {
+Expected<MoveEvent> GameTracker::complete(int ply, Completion how, std::optional<MoveClock> clock) {
     if (ply != plies() || ply == 0)
         return Error{"ply " + std::to_string(ply) + " is not the last move made"};
     Row& r = rows_.back();
@@ -153,10 +154,11 @@ Expected<MoveEvent> GameTracker::complete(int ply, std::optional<MoveClock> cloc
     e.board = board_;
     e.game = game_;
     e.ply = ply;
+    e.move = line_.moves().back();
     e.san = r.san;
     e.uci = r.uci;
     e.fen = position().fen();
-    e.completed = true;
+    e.completed = how == Completion::None ? Completion::Recorded : how;
     e.clock = clock;
     return e;
 }

@@ -32,14 +32,16 @@ class GameTracker {
     [[nodiscard]] static Expected<GameTracker> resume(const StoredGame& record,
                                                       const Profile& profile = Profile{});
 
-    /// The MOVE event for `move` at `ply` (made or completed), and the position follows it.
+    /// The MOVE event for `move` at `ply`, made (`how` None) or completed (how, Art. 6.2.1),
+    /// and the position follows it.
     /// If `ply` is not the next ply, the line is first taken back to ply-1 (a made move
     /// replaced before completion). Errors: illegal move, ply out of range.
-    [[nodiscard]] Expected<MoveEvent> play(int ply, Move move, bool completed,
+    [[nodiscard]] Expected<MoveEvent> play(int ply, Move move, Completion how,
                                            std::optional<MoveClock> clock);
 
-    /// The MOVE event marking the already made move at `ply` completed.
-    [[nodiscard]] Expected<MoveEvent> complete(int ply, std::optional<MoveClock> clock);
+    /// The MOVE event marking the already made move at `ply` completed (`how`; None is taken
+    /// as Recorded).
+    [[nodiscard]] Expected<MoveEvent> complete(int ply, Completion how, std::optional<MoveClock> clock);
 
     /// An illegal move that stands at `ply` ([23] A.5.2): the game continues from `fen` (the
     /// position after it, as the reconstruction read it off the board). Returns the row the

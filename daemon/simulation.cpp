@@ -85,7 +85,7 @@ void Simulation::observe(const Event& event) {
         if (g->kind == GameEvent::Kind::Start) started_ = true;
         else if (g->kind == GameEvent::Kind::End) ended_ = true;
     } else if (const auto* m = std::get_if<MoveEvent>(&event)) {
-        if (m->completed) completed_ply_ = m->ply;
+        if (m->is_completed()) completed_ply_ = m->ply;
         made_ply_ = m->ply;
     } else if (std::holds_alternative<ResultEvent>(event)) {
         ended_ = true;

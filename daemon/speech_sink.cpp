@@ -174,11 +174,11 @@ void SpeechSink::pair_moved(const std::string& board, int ply, const std::string
         AlertEvent a;
         a.board = p.tactile;
         a.game = tactile->game;
-        a.kind = "both_boards_differ";
+        a.kind = AlertKind::BothBoardsDiffer;
         a.article = "D.2.9";
         std::string names;
         for (const Square s : change->squares) {
-            a.squares.push_back(s.name());
+            a.squares |= Bitboard{1} << s.index();
             names += (names.empty() ? "" : ", ") + s.name();
         }
         a.text = "the boards " + p.tactile + " and " + p.sighted + " differ" +

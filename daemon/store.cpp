@@ -181,8 +181,8 @@ PgnTags tags_from(const std::string& text) {
 
 // The irregularities that go into the PGN as comments (docs/client-api.md: illegal moves never
 // appear as moves; an irregularity goes in a comment).
-bool is_pgn_comment(const std::string& kind) {
-    return kind == "illegal_move" || kind == "flag" || kind == "dead_position";
+bool is_pgn_comment(AlertKind kind) {
+    return kind == AlertKind::IllegalMove || kind == AlertKind::Flag || kind == AlertKind::DeadPosition;
 }
 
 } // namespace
@@ -352,7 +352,7 @@ Expected<bool> Store::apply_event(const Event& event) {
         Stmt ins(db_, statements_, "INSERT OR REPLACE INTO moves(game, ply, san, uci, fen, completed, "
                       "white_ms, black_ms) VALUES(?,?,?,?,?,?,?,?);");
         ins.bind(1, m->game).bind(2, std::int64_t{m->ply}).bind(3, m->san).bind(4, m->uci);
-        ins.bind(5, m->fen).bind(6, std::int64_t{m->completed ? 1 : 0});
+        ins.bind(5, m->fen).bind(6, std::int64_t{m->is_completed() ? 1 : 0});
         if (m->clock) ins.bind(7, m->clock->white_ms).bind(8, m->clock->black_ms);
         else ins.bind_null(7).bind_null(8);
         if (ins.step() != SQLITE_DONE) return ins.error("move");

@@ -63,7 +63,7 @@ void Reconstructor::Impl::end_game(const std::string& result, Termination termin
                                    const std::string& article) {
     complete(made_plies(), Completion::GameEnd);
     out.emplace_back(ResultEvent{now, result, std::string(to_string(termination)), article});
-    out.emplace_back(GameEvent{now, false, cur().fen(), rotated, chess960_number});
+    out.emplace_back(GameEvent{now, GameEvent::Kind::End, cur().fen(), std::nullopt, rotated, chess960_number});
     ended = true;
     cand_waiting = false;
     press_pending = false;

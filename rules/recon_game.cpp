@@ -11,14 +11,14 @@ void Reconstructor::Impl::alert(AlertEvent a) {
     // An irregularity on a board that shows an earlier position of the game: say which, so that
     // the arbiter can decide (a takeback is his command, never the board's word alone).
     if ((a.kind == AlertKind::IllegalMove || (a.kind == AlertKind::PositionMismatch && !a.cleared)) &&
-        a.earlier_ply < 0 && line) {
+        !a.earlier_ply && line) {
         if (const std::optional<int> k = earlier_position()) {
             a.earlier_ply = ply_base + *k;
             a.earlier_fen = fen_after(*k);
-            a.text += "; the board shows the game's position after ply " + std::to_string(a.earlier_ply);
+            a.text += "; the board shows the game's position after ply " + std::to_string(*a.earlier_ply);
         }
     }
-    a.ply += ply_base;
+    if (a.ply) *a.ply += ply_base;
     out.emplace_back(std::move(a));
 }
 
@@ -77,7 +77,7 @@ void Reconstructor::Impl::alert_knocked(Bitboard sq) {
 }
 
 void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orient_known) {
-    if (game && !ended) out.emplace_back(GameEvent{now, false, cur().fen(), rotated, chess960_number});
+    if (game && !ended) out.emplace_back(GameEvent{now, GameEvent::Kind::End, cur().fen(), std::nullopt, rotated, chess960_number});
     set_orientation(rot);
     orientation_known = orient_known;
     chess960_number = number;
@@ -101,7 +101,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     off_board = knocked = 0;
     game = true;
     ended = false;
-    out.emplace_back(GameEvent{now, true, cur().fen(), rotated, number});
+    out.emplace_back(GameEvent{now, GameEvent::Kind::Start, cur().fen(), std::nullopt, rotated, number});
 }
 
 namespace {
@@ -278,7 +278,7 @@ bool Reconstructor::Impl::replace_last(std::optional<Move> with) {
         a.ply = made_plies() + 1;
         a.squares = bit_of(old.to());
         a.text = std::string("4.4.4: the promotion piece ") +
-                 piece_to_char(make_piece(a.player, old.promotion_type())) + " touched " +
+                 piece_to_char(make_piece(cur().side_to_move(), old.promotion_type())) + " touched " +
                  old.to().name() + " first; the choice was final";
         alert(a);
     }
@@ -331,11 +331,7 @@ void Reconstructor::Impl::complete(int ply, Completion how) {
     ev.promotion_assumed = promo_assumed[static_cast<std::size_t>(ply)];
     ev.completed = how;
     describe(ply, ev.uci, ev.fen);
-    if (has_times) {
-        ev.has_clock = true;
-        ev.white_ms = white_ms;
-        ev.black_ms = black_ms;
-    }
+    if (has_times) ev.clock = MoveClock{white_ms, black_ms};
     completed = ply;
     out.emplace_back(std::move(ev));
 }

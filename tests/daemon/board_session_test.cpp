@@ -29,7 +29,7 @@ struct Fixture {
     }
     void play(const char* uci, int ply) {
         const Move m = move_from_uci(board->game()->position(), uci);
-        REQUIRE(board->move(ply, m, true, std::nullopt, 0).has_value());
+        REQUIRE(board->move(ply, m, Completion::Clock, std::nullopt, 0).has_value());
     }
 };
 

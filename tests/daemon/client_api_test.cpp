@@ -177,7 +177,7 @@ TEST_CASE("client api: a client that never reads is dropped and does not stall t
     AlertEvent big;
     big.board = "t1";
     big.game = "g";
-    big.kind = "position_mismatch";
+    big.kind = eboard::AlertKind::PositionMismatch;
     big.article = "7.4";
     big.text = std::string(1000, 'x');
     const std::string line = to_line(big);

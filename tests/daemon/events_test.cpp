@@ -3,6 +3,10 @@
 #include "daemon/events.hpp"
 
 using namespace eboard::daemon;
+using eboard::AlertKind;
+using eboard::Color;
+using eboard::Completion;
+using eboard::MoveClock;
 using eboard::Piece;
 using eboard::Square;
 
@@ -17,6 +21,27 @@ ResultEvent result_event(const char* board, const char* game, const char* result
     r.confirmed = confirmed;
     return r;
 }
+
+MoveEvent move_event(const char* board, const char* game, int ply, const char* san, const char* uci,
+                     const char* fen, bool completed, std::optional<MoveClock> clock) {
+    MoveEvent m;
+    m.board = board;
+    m.game = game;
+    m.ply = ply;
+    m.san = san;
+    m.uci = uci;
+    m.fen = fen;
+    m.completed = completed ? Completion::Clock : Completion::None;
+    m.clock = clock;
+    return m;
+}
+
+/// The squares named, as a Bitboard (a1=0 .. h8=63).
+eboard::Bitboard squares(std::initializer_list<const char*> names) {
+    eboard::Bitboard b = 0;
+    for (const char* n : names) b |= eboard::Bitboard{1} << Square::parse(n).index();
+    return b;
+}
 } // namespace
 
 TEST_CASE("events: VERSION is the first line's shape, proto_major 1") {
@@ -29,14 +54,14 @@ TEST_CASE("events: exact JSON of each class") {
     CHECK(to_line(BoardEvent{"table1", true, "dgt"}) ==
           "{\"class\":\"BOARD\",\"board\":\"table1\",\"state\":\"connected\",\"driver\":\"dgt\"}\n");
     CHECK(to_line(BoardEvent{"table1", false, "dgt"}).find("\"state\":\"disconnected\"") != std::string::npos);
-    CHECK(to_line(GameEvent{"t", "g1", GameEvent::Kind::Start, "8/8/8/8/8/8/8/K6k w - - 0 1", std::nullopt}) ==
+    CHECK(to_line(GameEvent::of("t", "g1", GameEvent::Kind::Start, "8/8/8/8/8/8/8/K6k w - - 0 1")) ==
           "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"start\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\"}\n");
     // Our additive take-back (proto_minor 1): the ply the game is back at.
-    CHECK(to_line(GameEvent{"t", "g1", GameEvent::Kind::Takeback, "8/8/8/8/8/8/8/K6k w - - 0 1", 0}) ==
+    CHECK(to_line(GameEvent::of("t", "g1", GameEvent::Kind::Takeback, "8/8/8/8/8/8/8/K6k w - - 0 1", 0)) ==
           "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"takeback\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"ply\":0}\n");
     CHECK(to_line(TouchEvent{{0, Square::parse("e2"), true, Piece::WPawn}, "t", "g1"}) ==
           "{\"class\":\"TOUCH\",\"board\":\"t\",\"game\":\"g1\",\"square\":\"e2\",\"action\":\"lift\",\"piece\":\"P\"}\n");
-    MoveEvent m{"t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000}};
+    const MoveEvent m = move_event("t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000});
     CHECK(to_line(m) ==
           "{\"class\":\"MOVE\",\"board\":\"t\",\"game\":\"g1\",\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\","
           "\"fen\":\"fen\",\"status\":\"completed\",\"clock\":{\"white_ms\":5399000,\"black_ms\":5400000}}\n");
@@ -45,11 +70,11 @@ TEST_CASE("events: exact JSON of each class") {
     AlertEvent a;
     a.board = "t";
     a.game = "g1";
-    a.kind = "illegal_move";
+    a.kind = AlertKind::IllegalMove;
     a.article = "7.5.1";
     a.text = "illegal move";
     a.ply = 12;
-    a.player = "white";
+    a.player = Color::White;
     a.count = 1;
     a.penalty = "+2min";
     a.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
@@ -60,10 +85,10 @@ TEST_CASE("events: exact JSON of each class") {
     AlertEvent flag;
     flag.board = "t";
     flag.game = "g1";
-    flag.kind = "flag";
+    flag.kind = AlertKind::Flag;
     flag.article = "6.9";
     flag.text = "White's flag fell";
-    flag.player = "white";
+    flag.player = Color::White;
     flag.result = "0-1";
     CHECK(to_line(flag) ==
           "{\"class\":\"ALERT\",\"board\":\"t\",\"game\":\"g1\",\"kind\":\"flag\",\"article\":\"6.9\","
@@ -74,12 +99,12 @@ TEST_CASE("events: fields without a value are left out, never null") {
     const std::string touch = to_line(TouchEvent{{0, Square::parse("e2"), false, Piece::None}, "t", "g1"});
     CHECK(touch.find("piece") == std::string::npos);
     CHECK(touch.find("null") == std::string::npos);
-    const std::string made = to_line(MoveEvent{"t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt});
+    const std::string made = to_line(move_event("t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt));
     CHECK(made.find("clock") == std::string::npos);
     CHECK(made.find("\"status\":\"made\"") != std::string::npos);
     AlertEvent a;
     a.board = "t";
-    a.kind = "board_disconnected";
+    a.kind = AlertKind::BoardDisconnected;
     a.article = "";
     a.text = "gone";
     const std::string alert = to_line(a);
@@ -90,22 +115,22 @@ TEST_CASE("events: fields without a value are left out, never null") {
 }
 
 TEST_CASE("events: JSON reads back to the same event") {
-    MoveEvent m{"t", "g1", 7, "Nf3", "g1f3", "fen", true, MoveClock{1, 2}};
+    const MoveEvent m = move_event("t", "g1", 7, "Nf3", "g1f3", "fen", true, MoveClock{1, 2});
     auto back = event_from_json(to_json(m));
     REQUIRE(back.has_value());
     CHECK(to_line(*back) == to_line(m));
     AlertEvent a;
     a.board = "t";
     a.game = "g";
-    a.kind = "position_mismatch";
+    a.kind = AlertKind::PositionMismatch;
     a.article = "7.4";
     a.text = "x";
-    a.squares = {"e2", "e4"};
+    a.squares = squares({"e2", "e4"});
     a.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
     auto back2 = event_from_json(to_json(a));
     REQUIRE(back2.has_value());
     CHECK(to_line(*back2) == to_line(a));
-    GameEvent tb{"t", "g", GameEvent::Kind::Takeback, "fen", 4};
+    const GameEvent tb = GameEvent::of("t", "g", GameEvent::Kind::Takeback, "fen", 4);
     auto back3 = event_from_json(to_json(tb));
     REQUIRE(back3.has_value());
     CHECK(to_line(*back3) == to_line(tb));
@@ -121,6 +146,11 @@ TEST_CASE("events: JSON reads back to the same event") {
                                     "{\"class\":\"TOUCH\",\"square\":\"z9\",\"action\":\"lift\"}"))
                     .has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"MOVE\"}")).has_value());
+    // An ALERT kind the vocabulary does not have is named, not taken as some other kind.
+    const auto unknown = event_from_json(nlohmann::ordered_json::parse(
+        "{\"class\":\"ALERT\",\"kind\":\"meteor\",\"article\":\"\",\"text\":\"x\"}"));
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK(unknown.error().message.find("meteor") != std::string::npos);
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("[1,2]")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"NOPE\"}")).has_value());
 }

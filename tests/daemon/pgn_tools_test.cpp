@@ -15,6 +15,7 @@
 #include "tests/daemon/stored_games.hpp"
 
 using namespace eboard::daemon;
+using eboard::MoveClock;
 using eboard::test::Process;
 using eboard::test::slurp;
 using eboard::test::TempDir;

@@ -17,6 +17,7 @@
 #include "tests/support/process.hpp"
 
 using namespace eboard::daemon;
+using eboard::MoveClock;
 
 TEST_CASE("D.2.3 a move made is heard by the speech sink before the store has it, the rest after") {
     eboard::test::TempDir dir("eboardd-recorder");
@@ -36,7 +37,7 @@ TEST_CASE("D.2.3 a move made is heard by the speech sink before the store has it
     };
     std::vector<Heard> early, late;
     auto label = [](const Event& e) {
-        if (const auto* m = std::get_if<MoveEvent>(&e)) return std::string(m->completed ? "completed " : "made ") + m->san;
+        if (const auto* m = std::get_if<MoveEvent>(&e)) return std::string(m->is_completed() ? "completed " : "made ") + m->san;
         return std::string(std::holds_alternative<GameEvent>(e) ? "game" : "other");
     };
     auto id = store.create_game("t1", kStandardFen, {}, "fide-2023", 1700000000000);
@@ -48,8 +49,8 @@ TEST_CASE("D.2.3 a move made is heard by the speech sink before the store has it
     recorder.add_sink([&](const Event& e, const std::string&) { late.push_back({label(e), plies(*id)}); });
 
     const std::string fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-    recorder.publish(GameEvent{"t1", *id, GameEvent::Kind::Start, kStandardFen, std::nullopt}, 1);
-    recorder.publish(MoveEvent{"t1", *id, 1, "e4", "e2e4", fen, false, std::nullopt}, 2);
+    recorder.publish(GameEvent::of("t1", *id, GameEvent::Kind::Start, kStandardFen), 1);
+    recorder.publish(MoveEvent::of("t1", *id, 1, "e4", "e2e4", fen, false, std::nullopt), 2);
     // Heard at once, in order, with nothing of it on disk yet; the other sinks wait.
     REQUIRE(early.size() == 2);
     CHECK(early[0].what == "game");
@@ -63,7 +64,7 @@ TEST_CASE("D.2.3 a move made is heard by the speech sink before the store has it
     CHECK(late[1].plies_in_store == 1);
 
     // The completed move: no sink that announces it hears of it before the store holds it.
-    recorder.publish(MoveEvent{"t1", *id, 1, "e4", "e2e4", fen, true, MoveClock{299000, 300000}}, 3);
+    recorder.publish(MoveEvent::of("t1", *id, 1, "e4", "e2e4", fen, true, MoveClock{299000, 300000}), 3);
     REQUIRE(early.size() == 3);
     CHECK(early[2].what == "completed e4");
     CHECK(late.size() == 2);
@@ -112,7 +113,7 @@ TEST_CASE("PGN after the announcement: written by the writer thread, the store's
         Recorder recorder(store, pgn_dir.string(), &io);
         std::vector<std::size_t> pending_when_announced;
         recorder.add_sink([&](const Event&, const std::string&) { pending_when_announced.push_back(store.pgn_pending().size()); });
-        recorder.publish(MoveEvent{"t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}}, 2);
+        recorder.publish(MoveEvent::of("t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}), 2);
         io.poll();
         // Announced with the game noted in the same commit: the file may still lag the store.
         REQUIRE(pending_when_announced.size() == 1);
@@ -133,7 +134,7 @@ TEST_CASE("PGN files that lag the store after a crash are written again at start
     // writer had run (a recorder without a PGN directory records the same store rows).
     {
         Recorder no_files(store, "");
-        no_files.publish(MoveEvent{"t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}}, 2);
+        no_files.publish(MoveEvent::of("t1", g.id, 1, "e4", "e2e4", kAfterE4, true, MoveClock{299000, 300000}), 2);
     }
     REQUIRE(store.mark_pgn_pending(g.id).has_value());
     const auto file = pgn_dir / (g.id + ".pgn");

@@ -21,6 +21,8 @@
 #include "daemon/store.hpp"
 
 using namespace eboard::daemon;
+using eboard::Completion;
+using eboard::MoveClock;
 namespace fs = std::filesystem;
 
 namespace {
@@ -43,7 +45,7 @@ std::unique_ptr<Store> open_store(const fs::path& dir) {
 
 MoveEvent move(const std::string& game, int ply, const char* san, const char* uci, bool completed,
                std::int64_t w = 0, std::int64_t b = 0) {
-    MoveEvent m{"t1", game, ply, san, uci, "fen", completed, std::nullopt};
+    MoveEvent m = MoveEvent::of("t1", game, ply, san, uci, "fen", completed, std::nullopt);
     if (completed) m.clock = MoveClock{w, b};
     return m;
 }
@@ -95,7 +97,7 @@ TEST_CASE("store: games, moves made then completed, result, in order") {
     resigned.termination = "resignation";
     resigned.confirmed = true;
     REQUIRE(store->record(resigned, 4).has_value());
-    REQUIRE(store->record(GameEvent{"t1", *id, GameEvent::Kind::End, "fen", std::nullopt}, 5).has_value());
+    REQUIRE(store->record(GameEvent::of("t1", *id, GameEvent::Kind::End, "fen"), 5).has_value());
     CHECK(store->unfinished_games().empty());
     CHECK(store->load(*id)->result == "1-0");
     CHECK(store->game_events(*id).size() == 5);
@@ -114,7 +116,7 @@ TEST_CASE("store: a made move replaced at the same ply drops the later ones, tak
     auto g = store->load(id);
     REQUIRE(g->moves.size() == 2);
     CHECK(g->moves[1].san == "c5");
-    REQUIRE(store->record(GameEvent{"t1", id, GameEvent::Kind::Takeback, "fen", 1}, 5).has_value());
+    REQUIRE(store->record(GameEvent::of("t1", id, GameEvent::Kind::Takeback, "fen", 1), 5).has_value());
     CHECK(store->load(id)->moves.size() == 1);
     CHECK(store->game_events(id).back().find("\"event\":\"takeback\"") != std::string::npos);
 }
@@ -355,7 +357,7 @@ TEST_CASE("store: an illegal move that stood is kept, and the game resumes acros
                                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 0 2");
     REQUIRE(row.has_value());
     REQUIRE(store->record_stands("t1", id, *row, 3).has_value());
-    auto reply = tracker->play(4, eboard::move_from_uci(tracker->position(), "b8c6"), true, std::nullopt);
+    auto reply = tracker->play(4, eboard::move_from_uci(tracker->position(), "b8c6"), Completion::Clock, std::nullopt);
     REQUIRE(reply.has_value());
     REQUIRE(store->record(*reply, 4).has_value());
     auto g = store->load(id);

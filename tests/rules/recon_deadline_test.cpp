@@ -20,7 +20,8 @@ std::string describe(const ReconEvent& e) {
         [](const auto& x) {
             std::string s;
             if constexpr (requires { x.t_ms; }) s += " t=" + std::to_string(x.t_ms);
-            if constexpr (requires { x.ply; }) s += " ply=" + std::to_string(x.ply);
+            if constexpr (requires { x.ply.value_or(0); }) s += " ply=" + std::to_string(x.ply.value_or(0));
+            else if constexpr (requires { x.ply; }) s += " ply=" + std::to_string(x.ply);
             if constexpr (requires { x.uci; }) s += " " + x.uci;
             if constexpr (requires { x.kind; }) s += " kind=" + std::to_string(static_cast<int>(x.kind));
             if constexpr (requires { x.cleared; }) s += x.cleared ? " cleared" : "";

@@ -62,7 +62,7 @@ TEST_CASE("7.5.1 an illegal move that recreates an earlier position is an illega
             const TimeMs pressed = illegal_press(c, "f2", "f1");
             const auto ill = alerts_of(c.r, AlertKind::IllegalMove);
             REQUIRE(ill.size() == 1);
-            CHECK(ill[0].earlier_ply == -1);
+            CHECK_FALSE(ill[0].earlier_ply.has_value());
             control_latency = ill[0].t_ms - pressed;
         }
         Board b({}, id);
@@ -358,7 +358,7 @@ TEST_CASE("7.4 property: no sequence of board readings without the arbiter short
                 h.wait(TimeMs{200} + pick(6000));
                 r.feed(h);
                 for (std::size_t e = events_before; e < r.all.size(); ++e) {
-                    if (const auto* g = std::get_if<GameEvent>(&r.all[e]); g && g->start) {
+                    if (const auto* g = std::get_if<GameEvent>(&r.all[e]); g && g->kind == GameEvent::Kind::Start) {
                         fens.assign(1, g->fen);
                         completed_max = 0;
                     } else if (const auto* m = std::get_if<MoveEvent>(&r.all[e])) {

@@ -24,7 +24,7 @@ HandlingOptions plain(bool identity, bool rotated = false) {
 const GameEvent* first_start(const Run& r) {
     for (const ReconEvent& e : r.all)
         if (const auto* g = std::get_if<GameEvent>(&e))
-            if (g->start) return g;
+            if (g->kind == GameEvent::Kind::Start) return g;
     return nullptr;
 }
 

@@ -51,7 +51,7 @@ struct Run {
                 takebacks.push_back(*tb);
                 made.resize(static_cast<std::size_t>(tb->ply));
             } else if (const auto* g = std::get_if<GameEvent>(&e)) {
-                if (g->start) {
+                if (g->kind == GameEvent::Kind::Start) {
                     ++games_started;
                     made.clear();
                     completed.clear();
@@ -80,7 +80,7 @@ struct Run {
         std::string s;
         for (const AlertEvent& a : alerts)
             s += std::string(to_string(a.kind)) + " " + a.article + " ply " +
-                 std::to_string(a.ply) + ": " + a.text + "\n";
+                 std::to_string(a.ply.value_or(0)) + ": " + a.text + "\n";
         return s;
     }
 };
