@@ -118,7 +118,7 @@ std::uint64_t derived_seed(const Tournament& t) {
         h ^= static_cast<unsigned char>(c);
         h *= 0x100000001b3ULL;
     }
-    return h == 0 ? 1 : h;
+    return h % 2147483647U + 1;  // 1 .. 2^31 - 1: short enough to write down
 }
 
 bool absent(char r) { return r == '-' || r == 'Z' || r == ' ' || r == 'H'; }
@@ -141,7 +141,7 @@ void withdraw(Tournament& t, std::size_t w, const TournamentProfile& prof, int s
     // Results stand; every scheduled game not yet on record is a forfeit loss for him.
     int added = 0;
     for (std::size_t x = 0; x < t.players.size(); ++x) {
-        if (x == w) continue;
+        if (x == w || std::find(vanish.begin(), vanish.end(), x) != vanish.end()) continue;
         Player& o = t.players[x];
         int met = 0;
         char last_colour = '-';
@@ -167,8 +167,9 @@ void withdraw(Tournament& t, std::size_t w, const TournamentProfile& prof, int s
             ++added;
         }
     }
-    notes.push_back(who + ": at least half, his results stand and his " + std::to_string(added) +
-                    " remaining games are forfeit losses (club Art. 11)");
+    if (added > 0)
+        notes.push_back(who + ": at least half, his results stand and his " + std::to_string(added) +
+                        " remaining games are forfeit losses (club Art. 11)");
 }
 
 } // namespace
@@ -241,15 +242,22 @@ void apply_profile(Tournament& t, TournamentProfile& profile, std::vector<std::s
     if (profile.withdrawal != WithdrawalRule::HalfOfScheduled || profile.cycles == 0) return;
     const int scheduled = profile.cycles * (static_cast<int>(t.players.size()) - 1);
     // A player stopped when his rounds are absences (forfeit losses, byes he asked for, no
-    // pairing) from some round to the last, after a round he did not miss.
-    std::vector<std::size_t> stopped;
-    for (std::size_t i = 0; i < t.players.size(); ++i) {
+    // pairing) from some round to the last. The earliest to stop is taken first: his
+    // remaining games, once forfeits, are no longer absences of his opponents.
+    const auto stopped_from = [&](std::size_t i) {
         const auto& r = t.players[i].rounds;
-        if (r.empty() || !absent(r.back().result)) continue;
-        stopped.push_back(i);
-    }
+        std::size_t from = r.size();
+        while (from > 0 && absent(r[from - 1].result)) --from;
+        return from;
+    };
+    std::vector<std::size_t> stopped;
+    for (std::size_t i = 0; i < t.players.size(); ++i)
+        if (stopped_from(i) < t.players[i].rounds.size()) stopped.push_back(i);
+    std::stable_sort(stopped.begin(), stopped.end(),
+                     [&](std::size_t a, std::size_t b) { return stopped_from(a) < stopped_from(b); });
     std::vector<std::size_t> vanish;
-    for (std::size_t w : stopped) withdraw(t, w, profile, scheduled, vanish, notes);
+    for (std::size_t w : stopped)
+        if (stopped_from(w) < t.players[w].rounds.size()) withdraw(t, w, profile, scheduled, vanish, notes);
     std::sort(vanish.rbegin(), vanish.rend());
     for (std::size_t w : vanish) {
         const int no = t.players[w].startno;

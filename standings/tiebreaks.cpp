@@ -355,9 +355,16 @@ std::optional<double> TieBreakCalculator::value(const TieBreak& tb, std::size_t 
     case Method::BLACK_SCHEDULED:
         for (const RoundEntry& e : p.rounds) v += (e.opponent != 0 && e.colour == 'b') ? 1 : 0;
         return v;
-    case Method::LOT:
-        // A number per player from the seed; the lower ranks higher. 32 bits: exact in a double.
-        return double(mix(club_.lot_seed ^ mix(static_cast<std::uint64_t>(p.startno))) >> 32U);
+    case Method::LOT: {
+        // The player's place in a draw of the whole field: the players ordered by a number
+        // each draws from the seed (club 13.7); 1 ranks highest.
+        const auto draw = [&](const Player& q) {
+            return mix(club_.lot_seed ^ mix(static_cast<std::uint64_t>(q.startno)));
+        };
+        v = 1;
+        for (const Player& q : t_.players) v += draw(q) < draw(p) ? 1 : 0;
+        return v;
+    }
     }
     return std::nullopt;
 }
