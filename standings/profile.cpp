@@ -222,6 +222,7 @@ Expected<TournamentProfile> parse_tournament_profile(std::string_view text) {
 
 std::vector<std::string> builtin_tournament_profile_names() {
     std::vector<std::string> names;
+    names.reserve(static_cast<std::size_t>(kBuiltinTournamentProfileCount));
     for (int i = 0; i < kBuiltinTournamentProfileCount; ++i)
         names.emplace_back(kBuiltinTournamentProfiles[i].first);
     return names;

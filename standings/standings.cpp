@@ -24,6 +24,7 @@ void direct_encounter(const TieBreakCalculator& calc, const std::vector<std::siz
     for (std::size_t i : group) values[i][k] = 0.0;
     if (group.size() < 2 || !calc.all_met(group)) return;
     std::vector<double> mini;
+    mini.reserve(group.size());
     for (std::size_t i : group) mini.push_back(calc.encounter_points(i, group));
     if (std::all_of(mini.begin(), mini.end(), [&](double m) { return m == mini[0]; })) return;
     for (std::size_t a = 0; a < group.size(); ++a) {

@@ -156,7 +156,7 @@ std::vector<CutElement> apply_cuts(std::vector<CutElement> e, int low, int high,
     return e;
 }
 
-TieBreakCalculator::TieBreakCalculator(const Tournament& t, ClubOptions club)
+TieBreakCalculator::TieBreakCalculator(const Tournament& t, const ClubOptions& club)
     : t_(t), club_(club) {
     for (const auto& p : t.players) score_.push_back(score_of(t, p));
     adjusted_ = score_;

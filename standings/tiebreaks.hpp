@@ -64,6 +64,8 @@ struct ClubOptions {
     double kashdan_double_forfeit = 0;
     int unrated_rating = 0;              ///< the rating RATING-LOW uses for an unrated player
     std::uint64_t lot_seed = 0;          ///< the seed of LOT
+
+    friend bool operator==(const ClubOptions&, const ClubOptions&) = default;
 };
 
 /// One summand of a cut-able tie-break: what "least significant" is judged by (the opponent's
@@ -78,7 +80,7 @@ struct CutElement {
 /// Computes tie-break values on one tournament (scores computed once).
 class TieBreakCalculator {
   public:
-    TieBreakCalculator(const Tournament& t, ClubOptions club);
+    TieBreakCalculator(const Tournament& t, const ClubOptions& club);
 
     /// The value of `tb` for player `index` (into t.players); nullopt where the tie-break has
     /// no value (ARO with no rated opponent played). DE is not computed here (nullopt).

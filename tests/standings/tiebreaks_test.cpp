@@ -5,7 +5,6 @@
 #include "support.hpp"
 
 using namespace standings_test;
-using eboard::standings::format_number;
 
 namespace {
 

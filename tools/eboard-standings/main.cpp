@@ -8,6 +8,7 @@
 #include "standings/trf.hpp"
 
 #include <charconv>
+#include <exception>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -46,9 +47,7 @@ std::string where(const std::string& path, const eboard::Error& e) {
     return s + ": " + e.message;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     using namespace eboard::standings;
     std::string path;
     std::string list;
@@ -136,4 +135,14 @@ int main(int argc, char** argv) {
         std::fputs(format_table(s).c_str(), stdout);
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // out of memory; nothing else throws
+        return fail(e.what());
+    }
 }
