@@ -1,6 +1,8 @@
 // Tournament profiles (standings/profile.hpp): parsing, the built-ins, and applying one.
 #include "standings/profile.hpp"
 
+#include "standings/lines.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -180,14 +182,10 @@ Expected<TournamentProfile> parse_tournament_profile(std::string_view text) {
     int line_no = 0;
     while (!text.empty()) {
         ++line_no;
-        const std::size_t eol = text.find('\n');
-        std::string_view raw = text.substr(0, eol);
-        text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
+        std::string_view raw = detail::take_line(text);
         if (const std::size_t hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
-        if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-        for (std::size_t i = 0; i < raw.size(); ++i)
-            if (static_cast<unsigned char>(raw[i]) < 0x20 && raw[i] != '\t')
-                return error_at("control character", line_no, static_cast<int>(i) + 1);
+        if (const std::size_t i = detail::first_control(raw); i != std::string_view::npos)
+            return error_at("control character", line_no, static_cast<int>(i) + 1);
         if (trim(raw).empty()) continue;
         const std::size_t eq = raw.find('=');
         const std::string_view key = trim(raw.substr(0, eq));

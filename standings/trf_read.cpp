@@ -2,6 +2,8 @@
 // that a name with accents keeps the columns after it where an editor shows them.
 #include "standings/trf.hpp"
 
+#include "standings/lines.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <map>
@@ -203,18 +205,11 @@ Expected<TrfFile> read_trf(std::string_view text) {
     int line_no = 0;
     while (!text.empty()) {
         ++line_no;
-        const std::size_t eol = text.find('\n');
-        std::string_view line = text.substr(0, eol);
-        text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        std::string_view line = detail::take_line(text);
         if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // BOM
         if (trim(line).empty()) continue;
-        for (std::size_t i = 0; i < line.size(); ++i) {
-            const auto b = static_cast<unsigned char>(line[i]);
-            if (b < 0x20 && b != '\t')
-                return at(line_no, static_cast<int>(Columns(line.substr(0, i)).size()) + 1,
-                          "control character in the file");
-        }
+        if (const std::size_t i = detail::first_control(line); i != std::string_view::npos)
+            return at(line_no, Columns(line.substr(0, i)).size() + 1, "control character in the file");
         if (line.size() < 3 || (line.size() > 3 && line[3] != ' '))
             return at(line_no, 1, "a record starts with a 3-character code and a blank");
         const std::string_view code = line.substr(0, 3);

@@ -6,12 +6,12 @@
 #include "standings/standings.hpp"
 #include "standings/trf.hpp"
 
+#include "../support/test_io.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,11 +54,9 @@ inline std::string player(int no, const std::string& name, int rating, const std
 }
 
 inline std::string read_data(const std::string& name) {
-    std::ifstream f(std::string(EBOARD_TEST_DATA) + "/" + name, std::ios::binary);
-    REQUIRE(f.good());
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    std::string text = eboard::test::slurp(std::string(EBOARD_TEST_DATA) + "/" + name);
+    REQUIRE_FALSE(text.empty());
+    return text;
 }
 
 /// The standings of TRF text under a profile ("fide" unless given), with `list`.

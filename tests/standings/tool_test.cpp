@@ -1,33 +1,20 @@
 // eboard-standings as its manual page describes it: the table, --json, --tiebreaks, --profile,
 // and errors (exit 2, the file's line and column). Runs the built binary.
 #include "support.hpp"
+#include "../support/shell.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
-#include <array>
+#include <cstdio>
+#include <fstream>
 
 namespace {
 
-struct Run {
-    std::string out;
-    int status = -1;
-};
-
-Run run(const std::string& args, bool with_stderr = false) {
-    const std::string cmd = std::string(EBOARD_BIN_DIR) + "/eboard-standings " + args +
-                            (with_stderr ? " 2>&1" : " 2>/dev/null");
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");  // NOLINT(cert-env33-c): the tool, as a shell runs it
-    REQUIRE(p != nullptr);
-    std::array<char, 4096> buf{};
-    std::size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+eboard::test::ShellRun run(const std::string& args, bool with_stderr = false) {
+    return eboard::test::run_shell(std::string(EBOARD_BIN_DIR) + "/eboard-standings " + args +
+                                   (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 std::string data(const std::string& name) { return std::string(EBOARD_TEST_DATA) + "/" + name; }
@@ -35,7 +22,7 @@ std::string data(const std::string& name) { return std::string(EBOARD_TEST_DATA)
 } // namespace
 
 TEST_CASE("eboard-standings prints the table: rank, starting number, name, points, tie-breaks") {
-    const Run r = run(data("rr_withdrawal_after_round_1.trf") + " --tiebreaks BH,BH/C1");
+    const auto r = run(data("rr_withdrawal_after_round_1.trf") + " --tiebreaks BH,BH/C1");
     REQUIRE(r.status == 0);
     CHECK(r.out.rfind("Rank  SNo  Name           Pts    BH  BH/C1\n", 0) == 0);
     CHECK(r.out.find("   1    1  One, Player    4.5   9.5      7\n") != std::string::npos);
@@ -43,7 +30,7 @@ TEST_CASE("eboard-standings prints the table: rank, starting number, name, point
 }
 
 TEST_CASE("eboard-standings --json prints the contract's array") {
-    const Run r = run(data("club_season_2014.trf") + " --profile club-2014 --json --tiebreaks SB-ADJ,KASHDAN,ARO");
+    const auto r = run(data("club_season_2014.trf") + " --profile club-2014 --json --tiebreaks SB-ADJ,KASHDAN,ARO");
     REQUIRE(r.status == 0);
     const auto j = nlohmann::json::parse(r.out);
     REQUIRE(j.is_array());
@@ -58,7 +45,7 @@ TEST_CASE("eboard-standings --json prints the contract's array") {
 }
 
 TEST_CASE("eboard-standings: the club profile ranks by Art. 13 by default") {
-    const Run r = run(data("club_season_2014.trf") + " --profile club-2014 --lot-seed 7");
+    const auto r = run(data("club_season_2014.trf") + " --profile club-2014 --lot-seed 7");
     REQUIRE(r.status == 0);
     CHECK(r.out.find("SB-ADJ  DE  KASHDAN  RATING-LOW  BPG  BLACK-SCHEDULED  LOT") != std::string::npos);
     CHECK(r.out.find("# LOT drawn with seed 7") != std::string::npos);
@@ -72,7 +59,7 @@ TEST_CASE("eboard-standings: an unreadable file is one line with its line and co
         std::ofstream f(bad);
         f << "012 Bad\n001    1 m    A" << std::string(80, ' ') << "  2 w 1\n";
     }
-    const Run r = run(bad, true);
+    const auto r = run(bad, true);
     CHECK(r.status == 2);
     CHECK(r.out.find(bad + ":2:") != std::string::npos);
     std::remove(bad.c_str());
