@@ -20,6 +20,7 @@ bin/eboardctl
 bin/eboard-emu
 bin/eboard-perft
 bin/eboard-winnable
+bin/eboard-standings
 sbin/eboardd
 lib/udev/rules.d/70-eboard.rules
 lib/systemd/system/eboardd.service
@@ -31,6 +32,7 @@ share/man/man1/eboardctl.1
 share/man/man1/eboard-emu.1
 share/man/man1/eboard-perft.1
 share/man/man1/eboard-winnable.1
+share/man/man1/eboard-standings.1
 share/man/man5/eboardd.conf.5
 share/man/man8/eboardd.8"
 
