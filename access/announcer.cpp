@@ -1,8 +1,17 @@
 #include "access/announcer.hpp"
 
+#include <algorithm>
+
 namespace eboard::access {
 
 namespace {
+
+// A line that only follows the moves: the announcements need no ending of their own.
+Game follow_line(Position start) {
+    Game g(Profile{}, std::move(start));
+    g.set_dead_position_test({});
+    return g;
+}
 
 /// The FEN without the halfmove clock and move number: what two boards must agree on.
 std::string_view placement_to_ep(std::string_view fen) {
@@ -43,12 +52,12 @@ std::optional<SpokenSides> spoken_sides_from_text(std::string_view text) noexcep
 }
 
 Announcer::Announcer(SpeechSettings settings)
-    : settings_(settings), position_(Position::startpos()) {}
+    : settings_(settings), line_(follow_line(Position::startpos())) {}
 
 void Announcer::game_started(std::string_view fen) {
     auto p = Position::from_fen(fen);
-    position_ = p ? std::move(p.value()) : Position::startpos();
-    base_ply_ = ply_of(position_);
+    line_ = follow_line(p ? std::move(p.value()) : Position::startpos());
+    base_ply_ = ply_of(line_.position());
     white_ms_.reset();
     black_ms_.reset();
 }
@@ -56,18 +65,16 @@ void Announcer::game_started(std::string_view fen) {
 std::optional<Spoken> Announcer::move_made(int ply, std::string_view uci,
                                            std::string_view fen_after) {
     // A move taken back and made again: go back to the position before this ply.
-    while (ply <= base_ply_ + static_cast<int>(position_.history_size()) &&
-           position_.history_size() > 0)
-        position_.unmake_move();
-    const Move m = move_from_uci(position_, uci);
-    const bool follows =
-        !m.is_none() && ply == base_ply_ + static_cast<int>(position_.history_size()) + 1;
+    if (ply <= base_ply_ + line_.ply()) (void)line_.take_back_to(std::max(0, ply - 1 - base_ply_));
+    const Move m = move_from_uci(line_.position(), uci);
+    const bool follows = !m.is_none() && ply == base_ply_ + line_.ply() + 1;
     std::string text;
-    Color mover = position_.side_to_move();
+    Color mover = line_.side_to_move();
     if (follows) {
-        text = announce_move(position_, m, settings_.announce);
-        position_.make_move(m);
-        if (placement_to_ep(position_.fen()) == placement_to_ep(fen_after)) {
+        text = announce_move(line_.position(), m, settings_.announce);
+        if (line_.outcome().ended()) line_.end(Outcome{});  // the events go on: follow them
+        (void)line_.play(m);
+        if (placement_to_ep(line_.position().fen()) == placement_to_ep(fen_after)) {
             return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false))
                                                        : std::nullopt;
         }
@@ -75,29 +82,27 @@ std::optional<Spoken> Announcer::move_made(int ply, std::string_view uci,
     // Not from the line we know: take the board's word for it.
     auto p = Position::from_fen(fen_after);
     if (!p) return std::nullopt;
-    position_ = std::move(p.value());
+    line_ = follow_line(std::move(p.value()));
     base_ply_ = ply;
-    mover = ~position_.side_to_move();
+    const Position& after = line_.position();
+    mover = ~after.side_to_move();
     const Square to = uci.size() >= 4 ? Square::parse(uci.substr(2, 2)) : Square::none();
     if (!follows) {
-        if (!to.valid() || position_.piece_on(to) == Piece::None) return std::nullopt;
+        if (!to.valid() || after.piece_on(to) == Piece::None) return std::nullopt;
         text = std::string(
-                   piece_words(type_of(position_.piece_on(to)), settings_.announce.vocabulary)) +
+                   piece_words(type_of(after.piece_on(to)), settings_.announce.vocabulary)) +
                ' ' + square_words(to, settings_.announce.vocabulary);
     }
     return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false)) : std::nullopt;
 }
 
 void Announcer::taken_back(int ply, std::string_view fen) {
-    while (base_ply_ + static_cast<int>(position_.history_size()) > ply &&
-           position_.history_size() > 0)
-        position_.unmake_move();
-    if (base_ply_ + static_cast<int>(position_.history_size()) == ply &&
-        placement_to_ep(position_.fen()) == placement_to_ep(fen))
+    if (base_ply_ + line_.ply() > ply) (void)line_.take_back_to(std::max(0, ply - base_ply_));
+    if (base_ply_ + line_.ply() == ply && placement_to_ep(line_.position().fen()) == placement_to_ep(fen))
         return;
     auto p = Position::from_fen(fen);
     if (!p) return;
-    position_ = std::move(p.value());
+    line_ = follow_line(std::move(p.value()));
     base_ply_ = ply;
 }
 
@@ -113,7 +118,7 @@ std::optional<Spoken> Announcer::alert(std::string_view kind, std::span<const Sq
 }
 
 Spoken Announcer::answer(const InfoRequest& request) const {
-    return spoken(answer_info_request(request, position_, white_ms_, black_ms_, settings_.announce),
+    return spoken(answer_info_request(request, line_.position(), white_ms_, black_ms_, settings_.announce),
                   false);
 }
 

@@ -8,6 +8,7 @@
 #include "access/alerts.hpp"
 #include "access/announce.hpp"
 #include "access/information.hpp"
+#include "rules/game.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -74,16 +75,19 @@ class Announcer {
     /// `text` (a menu prompt, access/button_menu.hpp) in this board's speech language.
     [[nodiscard]] Spoken prompt(std::string text) const { return spoken(std::move(text), false); }
 
-    /// The game line as known (the position after the last move made).
-    [[nodiscard]] const Position& position() const { return position_; }
+    /// The position after the last move made (its undo stack holds the moves since
+    /// the line's start).
+    [[nodiscard]] const Position& position() const { return line_.position(); }
     [[nodiscard]] const SpeechSettings& settings() const { return settings_; }
 
   private:
     [[nodiscard]] Spoken spoken(std::string text, bool important) const;
 
     SpeechSettings settings_;
-    Position position_;
-    int base_ply_ = 0; ///< ply of the position the history starts from
+    /// The game line as the events tell it (rules/game.hpp; the record's own Game is the
+    /// daemon's, this one follows the events a client sees).
+    Game line_;
+    int base_ply_ = 0; ///< ply of the line's start position
     std::optional<std::int64_t> white_ms_, black_ms_;
 };
 
