@@ -5,7 +5,6 @@
 using namespace eboard::daemon;
 using eboard::AlertKind;
 using eboard::Color;
-using eboard::Completion;
 using eboard::MoveClock;
 using eboard::Piece;
 using eboard::Square;
@@ -20,20 +19,6 @@ ResultEvent result_event(const char* board, const char* game, const char* result
     r.termination = termination;
     r.confirmed = confirmed;
     return r;
-}
-
-MoveEvent move_event(const char* board, const char* game, int ply, const char* san, const char* uci,
-                     const char* fen, bool completed, std::optional<MoveClock> clock) {
-    MoveEvent m;
-    m.board = board;
-    m.game = game;
-    m.ply = ply;
-    m.san = san;
-    m.uci = uci;
-    m.fen = fen;
-    m.completed = completed ? Completion::Clock : Completion::None;
-    m.clock = clock;
-    return m;
 }
 
 /// The squares named, as a Bitboard (a1=0 .. h8=63).
@@ -61,7 +46,7 @@ TEST_CASE("events: exact JSON of each class") {
           "{\"class\":\"GAME\",\"board\":\"t\",\"game\":\"g1\",\"event\":\"takeback\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"ply\":0}\n");
     CHECK(to_line(TouchEvent{{0, Square::parse("e2"), true, Piece::WPawn}, "t", "g1"}) ==
           "{\"class\":\"TOUCH\",\"board\":\"t\",\"game\":\"g1\",\"square\":\"e2\",\"action\":\"lift\",\"piece\":\"P\"}\n");
-    const MoveEvent m = move_event("t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000});
+    const MoveEvent m = MoveEvent::of("t", "g1", 1, "e4", "e2e4", "fen", true, MoveClock{5399000, 5400000});
     CHECK(to_line(m) ==
           "{\"class\":\"MOVE\",\"board\":\"t\",\"game\":\"g1\",\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\","
           "\"fen\":\"fen\",\"status\":\"completed\",\"clock\":{\"white_ms\":5399000,\"black_ms\":5400000}}\n");
@@ -99,7 +84,7 @@ TEST_CASE("events: fields without a value are left out, never null") {
     const std::string touch = to_line(TouchEvent{{0, Square::parse("e2"), false, Piece::None}, "t", "g1"});
     CHECK(touch.find("piece") == std::string::npos);
     CHECK(touch.find("null") == std::string::npos);
-    const std::string made = to_line(move_event("t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt));
+    const std::string made = to_line(MoveEvent::of("t", "g1", 1, "e4", "e2e4", "f", false, std::nullopt));
     CHECK(made.find("clock") == std::string::npos);
     CHECK(made.find("\"status\":\"made\"") != std::string::npos);
     AlertEvent a;
@@ -115,7 +100,7 @@ TEST_CASE("events: fields without a value are left out, never null") {
 }
 
 TEST_CASE("events: JSON reads back to the same event") {
-    const MoveEvent m = move_event("t", "g1", 7, "Nf3", "g1f3", "fen", true, MoveClock{1, 2});
+    const MoveEvent m = MoveEvent::of("t", "g1", 7, "Nf3", "g1f3", "fen", true, MoveClock{1, 2});
     auto back = event_from_json(to_json(m));
     REQUIRE(back.has_value());
     CHECK(to_line(*back) == to_line(m));
