@@ -134,22 +134,28 @@ void Reconstructor::Impl::dead_suspicion() {
 
 // The DGT convention (DGT LiveChess; picochess issues #80/#119): both kings put on the four
 // centre squares signal the result: both on light squares 1-0, both on dark 0-1, else a draw.
-// Two kings next to each other are never a legal position, so this is never a move.
+// Two kings next to each other are never a legal position, so this is never a move. Players
+// clear the centre squares to give it (a real recording: the d4 pawn taken off, then the kings
+// set on e4 and d5): pieces of the centre squares may be off the board, or a king may stand where
+// one of them stood (the square was emptied in between).
 bool Reconstructor::Impl::kings_signal() {
-    Bitboard kings = cur().pieces(Color::White, PieceType::King) |
-                     cur().pieces(Color::Black, PieceType::King);
+    const Position& p = cur();
+    const Bitboard kings = p.pieces(Color::White, PieceType::King) |
+                           p.pieces(Color::Black, PieceType::King);
     Bitboard final_sq = 0;
     if (count(occ) == 2 && (occ & ~kCentre) == 0) {
         final_sq = occ;  // the kings alone on the board
     } else {
-        Bitboard missing = cur().occupied() & ~occ;
-        Bitboard added = occ & ~cur().occupied();
-        if ((missing & ~kings) || (added & ~kCentre) || count(added) != count(missing) ||
-            added == 0)
-            return false;
-        final_sq = (kings & occ) | added;
+        const Bitboard missing = p.occupied() & ~occ;
+        const Bitboard added = occ & ~p.occupied();
+        const Bitboard replaced = p.occupied() & occ & kCentre & vacated & ~kings;
+        const Bitboard moved_kings = kings & missing;
+        if ((missing & ~kings & ~kCentre) || (added & ~kCentre) || moved_kings == 0) return false;
+        const Bitboard landed = added | replaced;
+        if (count(landed) != count(moved_kings)) return false;
+        final_sq = (kings & occ) | landed;
         if (count(final_sq) != 2 || (final_sq & ~kCentre)) return false;
-        if (diff_squares(cur()) & ~(missing | added)) return false;
+        if (diff_squares(p) & ~(missing | added | replaced)) return false;
     }
     for (Bitboard b = final_sq & known; b; b &= b - 1)
         if (type_of(ident[static_cast<std::size_t>(std::countr_zero(b))]) != PieceType::King)

@@ -184,6 +184,40 @@ TEST_CASE("DGT kings in the centre signal the result and are never recorded as a
     }
 }
 
+TEST_CASE("DGT kings in the centre: pieces taken off the centre squares first still signal the result") {
+    // A real recording: 1.d4 e6, then the white d4 pawn taken off the board and the kings set
+    // on e4 and d5 (1-0). Players clear the centre squares to give the signal.
+    struct Case { const char* wk; const char* bk; const char* result; };
+    for (Case c : {Case{"e4", "d5", "1-0"}, Case{"d4", "e5", "0-1"}, Case{"e4", "e5", "1/2-1/2"}}) {
+        for (bool id : {false, true}) {
+            Run r;
+            BoardHands h(plain(id));
+            h.setup(Position::startpos());
+            h.wait(100);
+            h.shift(sq("d2"), sq("d4"), 150);
+            h.wait(100);
+            h.press(Color::White);
+            h.wait(300);
+            h.shift(sq("e7"), sq("e6"), 150);
+            h.wait(100);
+            h.press(Color::Black);
+            h.wait(300);
+            h.lift(sq("d4"));  // off the board, into the player's hand
+            h.wait(200);
+            h.shift(sq("e1"), sq(c.wk), 200);
+            h.wait(100);
+            h.shift(sq("e8"), sq(c.bk), 200);
+            h.wait(8000);  // longer than any grace: no position_mismatch either
+            r.feed(h);
+            INFO(c.wk << " " << c.bk << " identity " << id);
+            REQUIRE(r.made == std::vector<std::string>{"d2d4", "e7e6"});
+            REQUIRE(r.results.size() == 1);
+            CHECK(r.results[0].result == c.result);
+            REQUIRE(r.irregularities() == 0);
+        }
+    }
+}
+
 TEST_CASE("App. D.2.2-D.2.3 tactile board: taken out of its hole is a touch, put into another makes the move") {
     for (bool id : {false, true}) {
         INFO("identity " << id);
