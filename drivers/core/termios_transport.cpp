@@ -66,11 +66,15 @@ Expected<std::unique_ptr<Transport>> open_termios(const std::string& path,
     ::cfsetispeed(&t, speed.value());
     ::cfsetospeed(&t, speed.value());
     if (::tcsetattr(fd, TCSANOW, &t) != 0) return Error{path + ": tcsetattr: " + std::strerror(errno)};
-    // Modem lines: ptys answer ENOTTY, which is fine.
-    int bits = 0;
-    if (settings.dtr) bits |= TIOCM_DTR;
-    if (settings.rts) bits |= TIOCM_RTS;
-    if (bits) (void)::ioctl(fd, TIOCMBIS, &bits);
+    // Modem lines, each set or cleared as the model asks (a line left alone keeps what the
+    // open gave it: Linux raises DTR and RTS on open), as the libserialport path does; ptys
+    // answer ENOTTY, which is fine.
+    int set = 0;
+    int clear = 0;
+    (settings.dtr ? set : clear) |= TIOCM_DTR;
+    (settings.rts ? set : clear) |= TIOCM_RTS;
+    if (set) (void)::ioctl(fd, TIOCMBIS, &set);
+    if (clear) (void)::ioctl(fd, TIOCMBIC, &clear);
     ::tcflush(fd, TCIFLUSH);
     return std::unique_ptr<Transport>(std::move(transport));
 }

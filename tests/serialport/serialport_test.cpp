@@ -213,3 +213,24 @@ TEST_CASE("libserialport: unplugged and plugged in again mid-game: reopened by l
         REQUIRE(h.pump_until([&] { return d.board() == boards[i]; }));
     }
 }
+
+TEST_CASE("termios path (/dev/serial/by-id links): DTR and RTS set or cleared as the model asks, as libserialport does") {
+    // The path for every node that is no /dev/ttyACM* or /dev/ttyUSB*; opened here on the fake
+    // FTDI port so that its modem requests are seen. dtr=false used to leave DTR as the open
+    // left it (raised), unlike the libserialport path.
+    for (bool dtr : {false, true}) {
+        INFO("dtr " << dtr);
+        FakePort port(ftdi());
+        emu::MillenniumEmulator e(emu::MillenniumEmulatorOptions{});
+        port.attach(e.service());
+        auto settings = SerialSettings::parse("38400/7o1");
+        REQUIRE(settings.has_value());
+        settings->dtr = dtr;
+        auto t = open_termios(port.tty.device(), *settings);
+        INFO((t ? "" : t.error().message));
+        REQUIRE(t.has_value());
+        CHECK(port.dtr() == dtr);
+        CHECK(port.cleared(TIOCM_DTR) == !dtr);
+        CHECK(port.rts());
+    }
+}
