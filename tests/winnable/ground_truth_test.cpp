@@ -53,6 +53,17 @@ Tally check_all(WinnableMode mode, std::size_t step = 1) {
     return t;
 }
 
+// Full mode's guard is on CPU time (0.45 s a side): under ASan a side runs several times
+// slower and meets the guard before its move budgets, so more sides stay '?' there. The bounds
+// on '?' of full mode are the Release build's; soundness is checked in every build.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+constexpr bool kSanitized = __has_feature(address_sanitizer);
+#else
+constexpr bool kSanitized = false;
+#endif
+
 void print(const char* mode, const Tally& t) {
     std::printf("winnable %s: %d positions, %d of %d side answers undetermined, %d unsound, "
                 "%d wrong wins, %d refused\n",
@@ -86,7 +97,7 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound
     CHECK(t.wrong_win == 0);
     // Measured 131 of 6,828 (docs/winnability.md); 1,627 before issue 25. The guard on CPU
     // time (0.45 s a side) could only add '?' on a much slower machine, hence the margin.
-    CHECK(t.undetermined <= 140);
+    if (!kSanitized) CHECK(t.undetermined <= 140);
 }
 
 TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no unsound answer") {
@@ -96,5 +107,5 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no 
     CHECK(t.refused == 0);
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
-    CHECK(t.undetermined <= 24);  // 20 measured (about 9 s of CPU); 226 before issue 25
+    if (!kSanitized) CHECK(t.undetermined <= 24);  // 20 measured (about 9 s of CPU); 226 before issue 25
 }
