@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ground_truth.hpp"
+#include "tests/support/sanitized.hpp"
 #include "rules/winnable.hpp"
 
 using namespace eboard;
@@ -56,13 +57,7 @@ Tally check_all(WinnableMode mode, std::size_t step = 1) {
 // Full mode's guard is on CPU time (0.45 s a side): under ASan a side runs several times
 // slower and meets the guard before its move budgets, so more sides stay '?' there. The bounds
 // on '?' of full mode are the Release build's; soundness is checked in every build.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-constexpr bool kSanitized = false;
-#endif
+using eboard::test::kSanitized;
 
 void print(const char* mode, const Tally& t) {
     std::printf("winnable %s: %d positions, %d of %d side answers undetermined, %d unsound, "
