@@ -12,7 +12,8 @@
 //   of one colour with no knight and no pawn on the board;
 // - a static analysis of locked pawn chains: when no pawn can ever move or be captured, each
 //   piece is confined to a region, and a mate needs a check on the defending king's region with
-//   every flight square coverable (rules/winnable_locked.cpp);
+//   every flight square attacked or filled by a defending piece of its own (one piece a square,
+//   a matching) (rules/winnable_locked.cpp);
 // - a reachability fixpoint (regions of all pieces and the pieces that never move), with the
 //   same mate test, for structures that are not fully locked (rules/winnable_reach.cpp);
 // - a helpmate search (iterative deepening; moves that head for a mating corner cost no depth;
@@ -21,21 +22,20 @@
 // - a closure search: every reachable position once, depth first, when there are few of them
 //   (rules/winnable_closure.cpp).
 //
-// Modes and limits. Budgets count moves made and positions, so an answer does not depend on the
-// speed of the machine (a wall-clock guard of 0.2 s per search, never reached at the measured
-// speed of at most 3 ms a position, keeps any position under 1 s). docs/winnability.md has
-// the figures and what eboard-winnable accepts (composed positions).
-// - Quick: the mate or stalemate on the board, material (K+Q or K+R against a lone king by a
-//   rule checked on every such position, docs/winnability.md), locked pawns, the reachability
-//   analysis where it is cheap (no queen, rook or knight, two rammed pawn pairs), and, on
-//   middlegame positions (at least 10 pieces besides kings and pawns, at least 10 pawns, at
-//   most one rammed pawn pair, material a game can reach), a helpmate search of 160 moves:
-//   the initial position is "WB". About 2 µs a position, up to 0.2 ms with the search.
-// - Full: the above with the reachability analysis always, then a helpmate search of 500
-//   moves, a closure of 500 positions, and a helpmate search of 3,000 more moves, pruned by
-//   the static analyses, from the depth the first one reached: a few ms at most per side.
+// Modes and limits (issue 25). Budgets count moves made and positions; a guard on the thread's
+// CPU time (0.45 s a side) keeps any position under 1 s. docs/winnability.md has the figures
+// and what eboard-winnable accepts (composed positions).
+// - Quick (= Static): the mate or stalemate on the board, material (K+Q or K+R against a lone
+//   king by a rule checked on every such position, docs/winnability.md), locked pawns, the
+//   reachability analysis where a pair of pawns is rammed, and, where the side to move has at
+//   most two legal moves (a forced line), a closure of 16 positions. No helpmate search:
+//   about 1.4 µs a position, 0.12 ms at most; the initial position is "??".
+// - Full: the above with the reachability analysis always, then a helpmate search of 200,000
+//   moves, a closure of 200,000 positions, and a helpmate search of 2,000,000 more moves,
+//   pruned by the static analyses, from the depth the first one reached: at most about 0.25 s
+//   CPU a side where none concludes.
 // Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
-// counts, pawn structures that open only after sacrifices) stay '?' in both modes.
+// counts, pawn structures that open only after sacrifices) can stay '?' in both modes.
 
 #pragma once
 
@@ -56,11 +56,10 @@ enum class Winnability : std::uint8_t {
 
 /// How much work can_checkmate() may spend (see the top of this file).
 enum class WinnableMode : std::uint8_t {
-    Quick,  ///< static analyses; a 160-move helpmate search on middlegame positions (<= 0.2 ms)
-    Full,   ///< + helpmate searches and a closure search (a few ms a side at most, never 1 s)
-    /// Quick without its helpmate search (about 2 µs): for a caller that acts only on
-    /// Unwinnable, which the 160-move search of Quick, run only on middlegame material, does
-    /// not reach (it finds helpmates). The reconstruction's check after every move.
+    Quick,  ///< static analyses and a walk of forced lines (about 1.4 µs, <= 0.12 ms)
+    Full,   ///< + helpmate searches and a closure search (<= 0.45 s CPU a side, never 1 s)
+    /// The same analyses as Quick (which since issue 25 runs no helpmate search either): the
+    /// reconstruction's check after every move, which acts only on Unwinnable.
     Static,
 };
 

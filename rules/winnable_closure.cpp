@@ -65,7 +65,7 @@ struct Frame {
 } // namespace
 
 Winnability closure_search(Position& pos, Color attacker, std::size_t max_positions,
-                           std::uint64_t max_moves, bool check_move_bound) {
+                           std::uint64_t max_moves, bool check_move_bound, Deadline deadline) {
     static thread_local Visited visited;
     static thread_local std::vector<Move> arena;
     static thread_local std::vector<Frame> frames;
@@ -110,7 +110,9 @@ Winnability closure_search(Position& pos, Color attacker, std::size_t max_positi
             continue;
         }
         const Move m = arena[top.next++];
-        if (++nodes > max_moves) {
+        if (++nodes > max_moves ||
+            ((nodes & 1023) == 0 && deadline != kNoDeadline &&
+             thread_cpu_seconds() > deadline)) {
             result = Winnability::Undetermined;
             break;
         }

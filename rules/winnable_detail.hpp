@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <ctime>
+#include <limits>
 #include <cstdint>
 
 #include "rules/position.hpp"
@@ -40,6 +42,16 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
     const Bitboard row = b | w | e;
     return (w | e | (row << 8) | (row >> 8));
 }
+/// All squares one diagonal step from the set b.
+[[nodiscard]] constexpr Bitboard diagonal_spread(Bitboard b) noexcept {
+    const Bitboard w = (b & ~kFileA) >> 1;
+    const Bitboard e = (b & ~kFileH) << 1;
+    return ((w | e) << 8) | ((w | e) >> 8);
+}
+/// All squares one orthogonal step from the set b.
+[[nodiscard]] constexpr Bitboard orthogonal_spread(Bitboard b) noexcept {
+    return ((b & ~kFileA) >> 1) | ((b & ~kFileH) << 1) | (b << 8) | (b >> 8);
+}
 /// All squares one knight jump from the set b.
 [[nodiscard]] constexpr Bitboard knight_spread(Bitboard b) noexcept {
     constexpr Bitboard notA = ~kFileA, notH = ~kFileH;
@@ -68,22 +80,59 @@ constexpr int pop_lsb(Bitboard& b) noexcept {
 /// The row of the knight-distance table for square a: knight_distance(a, b) for every b.
 [[nodiscard]] const std::array<std::uint8_t, 64>& knight_distances(int a) noexcept;
 
+/// What the mate test of the static analyses (locked pawns, reachability) knows: over-
+/// approximations of where the defending king may stand, which squares the attacker's pieces
+/// (king excluded) may attack, where the attacking king may stand, and where each of the
+/// defender's other pieces may stand.
+struct MateRegions {
+    Bitboard defender_king = 0;
+    Bitboard attacks = 0;
+    Bitboard attacker_king = 0;
+    std::array<Bitboard, 16> blockers{};  ///< one region per defending piece, king excluded
+    std::size_t blocker_count = 0;
+    bool complete = true;  ///< false if the defender has more pieces than `blockers` holds
+};
+
+/// The mate test: false only if no checkmate fits the regions. A mate on a square m of the
+/// defending king's region needs m attacked, and every flight square (a neighbour of m the
+/// king may stand on) attacked by an attacking piece or by the attacking king standing on a
+/// square not next to m, or else occupied by a defending piece; the flights left to the
+/// defender need one distinct piece each (a matching of flights to pieces whose region holds
+/// them). Sound because each piece stands on one square of its region.
+[[nodiscard]] bool mate_fits(const MateRegions& r) noexcept;
+
 /// The locked-pawn analysis: true only if, with every pawn rammed and no pawn ever able to
 /// move or be captured, `attacker` provably can never checkmate. False means "no proof".
 [[nodiscard]] bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept;
 /// Cheap precondition of locked_pawns_unwinnable (every pawn rammed, no castling, no e.p.).
 [[nodiscard]] bool pawns_rammed(const Position& pos) noexcept;
 
-/// The reachability analysis (rules/winnable_reach.cpp): true only if the over-approximated
-/// regions of all pieces at their fixpoint leave no square where `attacker` could checkmate.
+/// The reachability analysis (rules/winnable_reach.cpp): the over-approximated regions of all
+/// pieces at their fixpoint, as the mate test of each side as the attacker needs them
+/// (mate[0]: White attacks). False if the analysis cannot conclude for either side (castling
+/// rights, an en passant square, a pawn that may promote, more than 32 pieces).
+[[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexcept;
+/// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
+
+/// The CPU time of the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID).
+[[nodiscard]] inline double thread_cpu_seconds() noexcept {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+/// A limit for the searches on the thread's CPU time (thread_cpu_seconds()), so that the
+/// answers do not depend on the load of the machine; kNoDeadline for none.
+using Deadline = double;
+inline constexpr Deadline kNoDeadline = std::numeric_limits<double>::infinity();
 
 /// The closure search (rules/winnable_closure.cpp): every reachable position once, depth
 /// first, up to max_positions distinct positions and max_moves moves made. Winnable on a mate
 /// found, Unwinnable when the walk ends first, else Undetermined. pos is restored.
-/// check_move_bound: see SearchLimits.
+/// check_move_bound: see SearchLimits; past `deadline` the walk stops (Undetermined).
 [[nodiscard]] Winnability closure_search(Position& pos, Color attacker, std::size_t max_positions,
-                                         std::uint64_t max_moves, bool check_move_bound = false);
+                                         std::uint64_t max_moves, bool check_move_bound = false,
+                                         Deadline deadline = kNoDeadline);
 
 /// What one helpmate search spent (for the next search and for tuning).
 struct SearchStats {
@@ -100,7 +149,7 @@ struct SearchLimits {
     int max_ply = 128;                  ///< no line longer than this many plies
     bool locked_pawn_pruning = false;   ///< run locked_pawns_unwinnable at interior nodes
     bool reach_pruning = false;         ///< run reach_unwinnable after captures and pawn moves
-    double max_seconds = 0;             ///< 0 = no wall-clock limit
+    Deadline deadline = kNoDeadline;    ///< checked every 1,024 nodes
     /// For FenMaterial::Composed positions: a position whose move_count_bound() exceeds a
     /// MoveList is not expanded (the search is then incomplete, never wrong).
     bool check_move_bound = false;

@@ -4,9 +4,10 @@
 // piece then stays in a region it can flood-fill through the chain, and a checkmate needs
 //   1. a square m of the defending king's region attacked by some attacking piece from its
 //      region, and
-//   2. every flight square of m (a neighbour the king may stand on) occupied by a defending
-//      piece that can reach it, or attacked by an attacking piece or by the attacking king
-//      standing on a square of its region that is not next to m.
+//   2. every flight square of m (a neighbour the king may stand on) attacked by an attacking
+//      piece or by the attacking king standing on a square of its region that is not next to
+//      m, or else occupied by a defending piece that can reach it, one piece a square
+//      (mate_fits(), shared with the reachability analysis).
 // Every region and attack set is an over-approximation (pieces other than pawns never block),
 // so "no square m passes" proves the attacker can never checkmate.
 #include <array>
@@ -123,8 +124,9 @@ bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept {
                                      pawn_attacks(Color::Black, own_pawns[1])};
 
     std::array<Bitboard, 2> king_reg{};
-    std::array<Bitboard, 2> piece_attack{};  // attacked by pieces other than king and pawns
-    std::array<Bitboard, 2> piece_region{};  // where pieces other than king and pawns may go
+    const std::size_t a = attacker == Color::White ? 0 : 1;
+    const std::size_t d = 1 - a;
+    MateRegions mate;
     for (std::size_t ci = 0; ci < 2; ++ci) {
         const Color c = ci == 0 ? Color::White : Color::Black;
         const std::size_t them = 1 - ci;
@@ -139,23 +141,50 @@ bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept {
                 piece_reach(type_of(pos.piece_on(Square(sq))), sq, own_pawns[ci], pawns);
             // It could take a pawn, or a pawn could take it: the chain would change.
             if (r.region & (own_pawns[them] | pawn_att[them])) return false;
-            piece_region[ci] |= r.region;
-            piece_attack[ci] |= r.attacks;
+            if (ci == a) mate.attacks |= r.attacks;
+            else if (mate.blocker_count < mate.blockers.size()) mate.blockers[mate.blocker_count++] = r.region;
+            else mate.complete = false;  // composed material: more pieces than the test keeps
         }
     }
+    mate.defender_king = king_reg[d];
+    mate.attacker_king = king_reg[a];
+    return !mate_fits(mate);
+}
 
-    const std::size_t a = attacker == Color::White ? 0 : 1;
-    const std::size_t d = 1 - a;
-    Bitboard candidates = king_reg[d] & piece_attack[a];
+bool mate_fits(const MateRegions& r) noexcept {
+    if (!r.complete) return true;
+    Bitboard candidates = r.defender_king & r.attacks;
     while (candidates) {
         const int m = pop_lsb(candidates);
-        const Bitboard flights = king_spread(bit(m)) & king_reg[d];
         const Bitboard near_m = king_spread(bit(m)) | bit(m);
-        const Bitboard king_cover = king_spread(king_reg[a] & ~near_m);
-        const Bitboard coverable = piece_attack[a] | piece_region[d] | king_cover;
-        if ((flights & ~coverable) == 0) return false;  // a mate on m is not excluded
+        const Bitboard covered = r.attacks | king_spread(r.attacker_king & ~near_m);
+        Bitboard open = king_spread(bit(m)) & r.defender_king & ~covered;
+        // Each open flight needs its own defending piece: Kuhn's augmenting paths, at most 8
+        // flights against at most 16 pieces.
+        std::array<int, 16> holder{};  // the flight each piece fills, -1 none
+        holder.fill(-1);
+        std::array<int, 8> flights{};
+        std::size_t nf = 0;
+        while (open) flights[nf++] = pop_lsb(open);
+        const auto augment = [&](auto&& self, std::size_t f, std::uint32_t& seen) -> bool {
+            for (std::size_t p = 0; p < r.blocker_count; ++p) {
+                if ((r.blockers[p] & bit(flights[f])) == 0 || (seen & (1u << p))) continue;
+                seen |= 1u << p;
+                if (holder[p] < 0 || self(self, static_cast<std::size_t>(holder[p]), seen)) {
+                    holder[p] = static_cast<int>(f);
+                    return true;
+                }
+            }
+            return false;
+        };
+        bool filled = true;
+        for (std::size_t f = 0; f < nf && filled; ++f) {
+            std::uint32_t seen = 0;
+            filled = augment(augment, f, seen);
+        }
+        if (filled) return true;  // a mate on m is not excluded
     }
-    return true;
+    return false;
 }
 
 } // namespace eboard::winnable_detail

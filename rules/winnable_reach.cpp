@@ -15,9 +15,10 @@
 // its region. A promotion possibility, castling rights or an en passant square end the analysis
 // without a proof.
 //
-// Mate test (as in the locked-pawn analysis): a mate of the defending king needs a square m of
-// its region attacked by an attacking piece from its region, every flight square of m that the
-// king may stand on being reachable by a defending piece or attacked by the attacker.
+// Mate test (mate_fits, shared with the locked-pawn analysis): a mate of the defending king
+// needs a square m of its region attacked by an attacking piece from its region, every flight
+// square of m that the king may stand on attacked by the attacker or filled by a defending
+// piece that can reach it, one piece a square.
 #include <array>
 
 #include "rules/winnable_detail.hpp"
@@ -41,12 +42,42 @@ struct Unit {
     PieceType type = PieceType::None;
     Bitboard region = 0;
     Bitboard captures = 0;  ///< squares where it may capture (pawns: diagonals; others: region)
-    Bitboard looked_from = 0;  ///< sliders: region squares whose attacks are in the region
 };
+
+/// What the mate test needs from the regions, for either side as the attacker (index 0:
+/// White attacks).
+void make_mate_regions(const std::array<Unit, 32>& units, std::size_t n,
+                       std::array<MateRegions, 2>& mate) {
+    mate = {};
+    for (std::size_t i = 0; i < n; ++i) {
+        const Unit& u = units[i];
+        const std::size_t ci = u.color == Color::White ? 0 : 1;
+        MateRegions& as_attacker = mate[ci];
+        MateRegions& as_defender = mate[1 - ci];
+        if (u.type == PieceType::King) {
+            as_attacker.attacker_king = u.region;
+            as_defender.defender_king = u.region;
+            continue;
+        }
+        if (as_defender.blocker_count < as_defender.blockers.size())
+            as_defender.blockers[as_defender.blocker_count++] = u.region;
+        else
+            as_defender.complete = false;  // composed material: more pieces than kept
+        // Every square on a line from a region square, up to the first P piece, is in the
+        // region or next to it (the region is closed under single steps past non-P squares).
+        switch (u.type) {
+        case PieceType::Pawn: as_attacker.attacks |= pawn_attacks(u.color, u.region); break;
+        case PieceType::Knight: as_attacker.attacks |= knight_spread(u.region); break;
+        case PieceType::Bishop: as_attacker.attacks |= diagonal_spread(u.region); break;
+        case PieceType::Rook: as_attacker.attacks |= orthogonal_spread(u.region); break;
+        default: as_attacker.attacks |= king_spread(u.region); break;
+        }
+    }
+}
 
 } // namespace
 
-bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
+bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexcept {
     if (pos.ep_square().valid()) return false;
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
@@ -57,11 +88,11 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
     for (Bitboard occ = pos.occupied(); occ && n < units.size();) {
         const int sq = pop_lsb(occ);
         const Piece p = pos.piece_on(Square(sq));
-        units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0, 0};
+        units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0};
     }
 
     Bitboard permanent = pos.occupied();
-    for (;;) {
+    for (int round = 0;; ++round) {
         // What is known for the whole game, given P.
         std::array<Bitboard, 2> fixed_attacks{};  // by P pawns and P kings, per colour
         std::array<Bitboard, 2> region_of{};      // union of regions of non-king pieces
@@ -148,16 +179,21 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
                     u.region = grown;
                 }
                 break;
-            default:  // sliders: squares not yet looked from, until none is new
+            default: {
+                // A slide is a run of single steps through squares no P piece blocks; it may
+                // end on (take) a P piece of the other side and go on from there in a later
+                // move: the region is the flood of single steps through `allowed`.
+                const bool diagonal = u.type != PieceType::Rook;
+                const bool straight = u.type != PieceType::Bishop;
                 for (;;) {
-                    Bitboard fresh = u.region & ~u.looked_from;
-                    if (fresh == 0) break;
-                    u.looked_from |= fresh;
-                    Bitboard targets = 0;
-                    while (fresh) targets |= piece_attacks(u.type, pop_lsb(fresh), permanent);
-                    u.region |= targets & allowed;
+                    const Bitboard step = (diagonal ? diagonal_spread(u.region) : 0) |
+                                          (straight ? orthogonal_spread(u.region) : 0);
+                    const Bitboard grown = u.region | (step & allowed);
+                    if (grown == u.region) break;
+                    u.region = grown;
                 }
                 break;
+            }
             }
             if (u.type != PieceType::Pawn) u.captures = u.region;
             if (u.region != before) changed = true;
@@ -179,41 +215,23 @@ bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
         if (next_permanent != permanent) {
             permanent = next_permanent;
             changed = true;
-            // Fewer blockers: the sliders' attacks must be looked at again.
-            for (std::size_t i = 0; i < n; ++i) units[i].looked_from = 0;
         }
         if (!changed) break;
+        // Regions only grow, and the mate test only passes more easily with larger regions:
+        // if it passes for both sides after the first round, the fixpoint can prove nothing.
+        if (round == 0) {
+            make_mate_regions(units, n, mate);
+            if (mate_fits(mate[0]) && mate_fits(mate[1])) return false;
+        }
     }
 
-    // The mate test.
-    const std::size_t a = attacker == Color::White ? 0 : 1;
-    Bitboard attacks = 0, cover_d = 0, king_a = 0, king_d = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const Unit& u = units[i];
-        const bool mine = (u.color == Color::White ? 0u : 1u) == a;
-        if (u.type == PieceType::King) {
-            (mine ? king_a : king_d) = u.region;
-            continue;
-        }
-        if (!mine) {
-            cover_d |= u.region;
-            continue;
-        }
-        for (Bitboard r = u.region; r;) {
-            const int x = pop_lsb(r);
-            attacks |= u.type == PieceType::Pawn ? pawn_attacks(u.color, bit(x))
-                                                 : piece_attacks(u.type, x, permanent);
-        }
-    }
-    Bitboard candidates = king_d & attacks;
-    while (candidates) {
-        const int m = pop_lsb(candidates);
-        const Bitboard flights = king_spread(bit(m)) & king_d;
-        const Bitboard near_m = king_spread(bit(m)) | bit(m);
-        const Bitboard coverable = attacks | cover_d | king_spread(king_a & ~near_m);
-        if ((flights & ~coverable) == 0) return false;
-    }
+    make_mate_regions(units, n, mate);
     return true;
+}
+
+bool reach_unwinnable(const Position& pos, Color attacker) noexcept {
+    std::array<MateRegions, 2> mate;
+    return reach_regions(pos, mate) && !mate_fits(mate[attacker == Color::White ? 0 : 1]);
 }
 
 } // namespace eboard::winnable_detail

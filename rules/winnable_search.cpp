@@ -15,7 +15,6 @@
 // material, locked pawns, the reachability analysis) and positions it had already expanded.
 // The visited positions are then closed under legal moves, none is a mate, so no mate is
 // reachable.
-#include <chrono>
 #include <vector>
 
 #include "rules/bitboard.hpp"
@@ -131,8 +130,7 @@ class Helpmate {
   public:
     Helpmate(Position& pos, Color attacker, const SearchLimits& limits)
         : pos_(pos), attacker_(attacker), limits_(limits),
-          dist_(make_distances(make_targets(pos, attacker))),
-          start_(std::chrono::steady_clock::now()) {}
+          dist_(make_distances(make_targets(pos, attacker))) {}
 
     Winnability run() {
         if (insufficient_mating_material(pos_, attacker_)) return Winnability::Unwinnable;
@@ -163,10 +161,9 @@ class Helpmate {
         ++iteration_nodes_;
         ++total_nodes_;
         if (total_nodes_ > limits_.total_nodes) out_of_budget_ = true;
-        if (limits_.max_seconds > 0 && (total_nodes_ & 1023) == 0) {
-            const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
-            if (spent.count() > limits_.max_seconds) out_of_budget_ = true;
-        }
+        if (limits_.deadline != kNoDeadline && (total_nodes_ & 1023) == 0 &&
+            thread_cpu_seconds() > limits_.deadline)
+            out_of_budget_ = true;
         const bool depth_limit =
             limits_.nodes_per_depth != 0 &&
             iteration_nodes_ > limits_.nodes_per_depth * static_cast<std::uint64_t>(max_depth_);
@@ -378,7 +375,6 @@ class Helpmate {
     Color attacker_;
     SearchLimits limits_;
     Distances dist_;
-    std::chrono::steady_clock::time_point start_;
     int max_depth_ = 0;
     std::uint64_t iteration_nodes_ = 0;
     std::uint64_t total_nodes_ = 0;

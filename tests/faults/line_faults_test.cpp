@@ -9,6 +9,7 @@
 
 #include "tests/faults/daemon_under_test.hpp"
 #include "tests/faults/faulty_line.hpp"
+#include "tests/support/sanitized.hpp"
 
 #include "drivers/core/events.hpp"
 
@@ -137,14 +138,7 @@ TEST_CASE("a board streaming garbage at full speed, the daemon stays responsive 
     // framer that kept the garbage it skips (checked by hand: +12.5 MiB) fails. Under ASan the
     // RSS is the sanitizer allocator's (quarantine, redzones, size-class caches: +22 MiB measured
     // with a 4 MiB quarantine), not the daemon's: the bound is the Release pass's.
-#if defined(__SANITIZE_ADDRESS__)
-    constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-    constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-    constexpr bool kSanitized = false;
-#endif
-    if (kSanitized) WARN("RSS bound not checked under ASan: " << rss_flooded - rss_before << " KiB more");
+    if (eboard::test::kSanitized) WARN("RSS bound not checked under ASan: " << rss_flooded - rss_before << " KiB more");
     else CHECK(rss_flooded - rss_before < 8 * 1024);
 
     // The next valid messages after the garbage are the board's own: ply 7 on goes on.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ground_truth.hpp"
+#include "tests/support/sanitized.hpp"
 #include "rules/winnable.hpp"
 
 using namespace eboard;
@@ -22,11 +23,13 @@ struct Tally {
     int refused = 0;
 };
 
-Tally check_all(WinnableMode mode) {
+/// Every `step`-th position of the ground truth (all of them with step 1).
+Tally check_all(WinnableMode mode, std::size_t step = 1) {
     const auto truth = read_ground_truth();
     REQUIRE(truth.size() == 3414);
     Tally t;
-    for (const auto& g : truth) {
+    for (std::size_t i = 0; i < truth.size(); i += step) {
+        const auto& g = truth[i];
         const auto got = winnability_label_of_fen(g.fen, false, mode);
         if (!got) {
             ++t.refused;
@@ -51,6 +54,11 @@ Tally check_all(WinnableMode mode) {
     return t;
 }
 
+// Full mode's guard is on CPU time (0.45 s a side): under ASan a side runs several times
+// slower and meets the guard before its move budgets, so more sides stay '?' there. The bounds
+// on '?' of full mode are the Release build's; soundness is checked in every build.
+using eboard::test::kSanitized;
+
 void print(const char* mode, const Tally& t) {
     std::printf("winnable %s: %d positions, %d of %d side answers undetermined, %d unsound, "
                 "%d wrong wins, %d refused\n",
@@ -66,17 +74,33 @@ TEST_CASE("5.2.2 winnability ground truth, quick mode, every position: no unsoun
     CHECK(t.refused == 0);  // composed material is read, not refused
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
-    // Side answers left '?' (of 6,828): 4,970 measured (docs/winnability.md). Budgets count
-    // moves, not time, so the figure does not depend on the machine; the bound catches a
-    // regression that leaves many more undecided.
-    CHECK(t.undetermined <= 5000);
+    // Side answers left '?' (of 6,828): 4,967 measured (docs/winnability.md), no more than
+    // the 4,970 before issue 25 (which asks for at least as many decided). Quick mode has no
+    // clock in it, so the figure does not depend on the machine.
+    CHECK(t.undetermined <= 4970);
 }
 
-TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound answer") {
+// Full mode over the whole set takes about 60 s of CPU (the undecided sides spend their whole
+// budget), so it is hidden from catch_discover_tests and registered by tests.cmake as a test
+// labelled "slow" (`ctest -LE slow` leaves it out); bench_winnable runs the same check.
+TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound answer",
+          "[.][slow]") {
     const Tally t = check_all(WinnableMode::Full);
     print("full", t);
     CHECK(t.refused == 0);
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
-    CHECK(t.undetermined <= 1700);  // 1,627 measured (docs/winnability.md)
+    // Measured 131 of 6,828 (docs/winnability.md); 1,627 before issue 25. The guard on CPU
+    // time (0.45 s a side) could only add '?' on a much slower machine, hence the margin.
+    if (!kSanitized) CHECK(t.undetermined <= 140);
+}
+
+TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no unsound answer") {
+    const Tally t = check_all(WinnableMode::Full, 8);
+    print("full, every eighth", t);
+    CHECK(t.positions == 427);
+    CHECK(t.refused == 0);
+    CHECK(t.unsound == 0);
+    CHECK(t.wrong_win == 0);
+    if (!kSanitized) CHECK(t.undetermined <= 24);  // 20 measured (about 9 s of CPU); 226 before issue 25
 }

@@ -1,0 +1,106 @@
+// The analysis stages of issue 25, each with positions where it decides and where it must not
+// (labels from data/deadpos/chasolver_positions.txt, CHA's ground truth): the mate test that
+// needs one defending piece per flight square it leaves open, the forced-line walk of quick
+// mode, and full mode's larger budgets under the 1 s bound.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "rules/winnable.hpp"
+#include "rules/winnable_detail.hpp"
+
+using namespace eboard;
+using winnable_detail::bit;
+using winnable_detail::MateRegions;
+
+namespace {
+
+Position composed(const std::string& text) {
+    auto p = Position::from_fen(text, false, FenMaterial::Composed);
+    INFO(text);
+    REQUIRE(p.has_value());
+    return std::move(p).value();
+}
+
+std::string label(const std::string& fen, WinnableMode mode) {
+    return winnability_label(composed(fen), mode);
+}
+
+constexpr int a7 = 48, b7 = 49, a8 = 56, b8 = 57, h1 = 7, c5 = 34;
+
+} // namespace
+
+TEST_CASE("5.2.2 the mate test: each flight square left open needs a defending piece of its own") {
+    // The defending king can stand on a8, a7, b8 and b7 and is checked on a8 or b7 along the
+    // long diagonal; a7 and b8 stay open and must be filled by the defender's own pieces.
+    MateRegions r;
+    r.defender_king = bit(a8) | bit(a7) | bit(b8) | bit(b7);
+    r.attacks = bit(a8) | bit(b7);
+    r.attacker_king = bit(h1);
+    // One piece that could stand on either square cannot fill both.
+    r.blockers[0] = bit(a7) | bit(b8) | bit(c5);
+    r.blocker_count = 1;
+    CHECK_FALSE(winnable_detail::mate_fits(r));
+    // Two pieces that each reach one of them can.
+    r.blockers[1] = bit(b8);
+    r.blocker_count = 2;
+    CHECK(winnable_detail::mate_fits(r));
+    // Two pieces that both reach only a7 cannot (b8 stays open): the matching, not a count.
+    r.blockers[0] = bit(a7);
+    r.blockers[1] = bit(a7) | bit(c5);
+    CHECK_FALSE(winnable_detail::mate_fits(r));
+    // The attacker covering b8 leaves only a7 to fill.
+    r.attacks |= bit(b8);
+    CHECK(winnable_detail::mate_fits(r));
+    // More defending pieces than the test keeps: no proof (composed material).
+    r.attacks = bit(a8) | bit(b7);
+    r.blockers[0] = bit(c5);
+    r.blocker_count = 1;
+    CHECK_FALSE(winnable_detail::mate_fits(r));
+    r.complete = false;
+    CHECK(winnable_detail::mate_fits(r));
+}
+
+TEST_CASE("5.2.2 a dark bishop shut in below the chain cannot block: decided without search") {
+    // White's light bishop mates a king on a8 only with a7 and b8 both blocked by Black's dark
+    // bishops; the one on e1 can never cross the chain (CHA: "--"). Before issue 25 the
+    // analyses counted any defending piece for any flight square and left White '?'.
+    const std::string dead = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - -";
+    CHECK(label(dead, WinnableMode::Static) == "--");
+    CHECK(label(dead, WinnableMode::Quick) == "--");
+    // Both dark bishops above the chain: White can mate (CHA: "W-"); never '-' for White.
+    const std::string both_above = "7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -";
+    CHECK(label(both_above, WinnableMode::Quick)[0] != '-');
+    CHECK(label(both_above, WinnableMode::Full) == "W-");
+}
+
+TEST_CASE("5.2.2 quick mode walks out a forced line: decided where it is short, never wrong") {
+    // The king must take the queen (or the knight takes it): king and knight against a king.
+    CHECK(label("8/8/8/8/8/k7/q7/1KN5 w - -", WinnableMode::Quick) == "--");
+    // White in check with one answer each time; CHA: "-B" and "W-".
+    CHECK(label("8/8/8/3P2p1/PQ3p2/6kP/6P1/2q4K w - -", WinnableMode::Quick) == "-B");
+    CHECK(label("8/8/7p/p5p1/P1pR4/2P3qk/8/5Q1K b - -", WinnableMode::Quick) == "W-");
+    // Static mode is the same analysis (the reconstruction's check after every move).
+    CHECK(label("8/8/8/8/8/k7/q7/1KN5 w - -", WinnableMode::Static) == "--");
+    // Not forced (many answers): quick mode leaves the side open, full mode decides it.
+    CHECK(label("8/8/4k3/8/8/3K4/3R2P1/8 w - -", WinnableMode::Quick) == "?-");
+    CHECK(label("8/8/4k3/8/8/3K4/3R2P1/8 w - -", WinnableMode::Full) == "W-");
+}
+
+TEST_CASE("5.2.2 full mode decides what its old budgets left open, each position within 1 s") {
+    // Left '?' by full mode before issue 25 (chasolver_positions.txt, CHA's labels).
+    struct Case {
+        const char* fen;
+        const char* truth;
+    };
+    for (const Case c : {Case{"1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - -", "--"},
+                         Case{"3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - -", "--"},
+                         Case{"3B4/8/4p3/3pP2k/2pP4/1pP5/pPb5/K7 w - -", "--"},
+                         Case{"2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P1P1/8 w - -", "--"}}) {
+        INFO(c.fen);
+        const auto t0 = std::chrono::steady_clock::now();
+        CHECK(label(c.fen, WinnableMode::Full) == c.truth);
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+    }
+}
