@@ -79,7 +79,7 @@ BoardConfig Simulation::board() const {
 
 std::string Simulation::time_control() const { return tag_or_empty(game_, "TimeControl"); }
 
-bool Simulation::resume(const Position& at, int plies) {
+bool Simulation::resume(const Position& at, int plies, bool last_completed) {
     auto pos = game_.start_position();
     if (!pos || plies > static_cast<int>(game_.moves.size())) return false;
     for (int i = 0; i < plies; ++i) pos->make_move(game_.moves[static_cast<std::size_t>(i)].move);
@@ -91,7 +91,9 @@ bool Simulation::resume(const Position& at, int plies) {
     for (int s = 0; s < 64; ++s) shown.set(Square(s), at.piece_on(Square(s)));
     emulator_->set_position(shown);
     std::lock_guard lock(mutex_);
-    from_ply_ = completed_ply_ = made_ply_ = plies;
+    from_ply_ = made_ply_ = plies;
+    completed_ply_ = last_completed ? plies : plies - 1;
+    press_first_ = !last_completed && clock_;
     log_info("--simulate: the game goes on from ply " + std::to_string(plies));
     return true;
 }
@@ -143,6 +145,14 @@ void Simulation::play() {
     const int from = from_ply_;
     for (int i = 0; i < from; ++i) start->make_move(game_.moves[static_cast<std::size_t>(i)].move);
     SimulatedPlayer player(*emulator_, *start, 1997 + static_cast<std::uint64_t>(from), speed_);
+    if (press_first_) {
+        // The last move was made before the restart, not pressed: its player presses now
+        // (White plays on the left of the clock).
+        emulator_->press_lever(start->side_to_move() == Color::White ? drivers::ClockSide::Right
+                                                                     : drivers::ClockSide::Left);
+        if (!wait_for([this, from] { return completed_ply_ >= from || ended_; }, kMoveTimeoutMs) && !stop_)
+            log_warning("--simulate: ply " + std::to_string(from) + " was not completed in time");
+    }
     auto wait = [this](std::chrono::microseconds pause) {
         std::unique_lock lock(mutex_);
         return !changed_.wait_for(lock, pause, [this] { return stop_; });

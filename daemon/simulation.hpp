@@ -47,9 +47,11 @@ class Simulation {
     /// The daemon took up the board's unfinished game (a restart, after a crash or kill -9),
     /// which stands in `at` after `plies` plies: if that is the source game so far, the pieces
     /// are set where it left them (as on a real board that stayed on the table) and the player
-    /// goes on from there once the board is connected; otherwise (another game) nothing
-    /// changes and the daemon sees a new game set up. Before start(). Returns whether resumed.
-    bool resume(const Position& at, int plies);
+    /// goes on from there once the board is connected, first pressing the clock for the last
+    /// move if it was made and not `last_completed` (the kill came before his press); otherwise
+    /// (another game) nothing changes and the daemon sees a new game set up. Before start().
+    /// Returns whether resumed.
+    bool resume(const Position& at, int plies, bool last_completed);
 
     /// Called (on the loop's thread) for every event the daemon recorded. The player starts
     /// once the game has started, and waits for each of its moves to be completed.
@@ -77,6 +79,7 @@ class Simulation {
     std::condition_variable changed_;
     bool started_ = false;
     int from_ply_ = 0;       ///< resume(): the ply the player goes on from
+    bool press_first_ = false; ///< resume(): the last move waits for its clock press
     bool connected_ = false; ///< the board is connected (a resumed game has no GAME start)
     bool ended_ = false;
     bool stop_ = false;
