@@ -63,6 +63,16 @@ bool small_tmpfs(const fs::path& state) {
     return true;
 }
 
+// The state directory on its small tmpfs, a board replaying game 7 of the sample, and eboardd
+// (not started) on them. `mounted` false: the test is skipped.
+struct FullDiskRig {
+    TempDir dir{"eboardd-full"};
+    fs::path state = dir.path / "state";
+    bool mounted = small_tmpfs(state);
+    EmulatedBoard t1{"t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150};
+    DaemonUnderTest d{daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path};
+};
+
 int announced_plies(DaemonUnderTest& d, const std::string& board) {
     int n = 0;
     for (const auto& e : d.events())
@@ -74,11 +84,12 @@ int announced_plies(DaemonUnderTest& d, const std::string& board) {
 } // namespace
 
 TEST_CASE("a full disk under --state-dir, a clear error, nothing announced unrecorded or corrupted, recording resumes") {
-    TempDir dir("eboardd-full");
-    const fs::path state = dir.path / "state";
-    if (!small_tmpfs(state)) return;
-    EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150);
-    DaemonUnderTest d(daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path);
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    EmulatedBoard& t1 = rig.t1;
+    DaemonUnderTest& d = rig.d;
+    const TempDir& dir = rig.dir;
     REQUIRE(d.start());
     REQUIRE(t1.wait_driver_ready(1));
     WorldLock world;
@@ -125,12 +136,14 @@ namespace {
 
 // Ten plies recorded, the disk under --state-dir filled, ply 11 played: it waits, not stored.
 // The ALERT store_failed (announced, not recorded) tells the clients so. Returns ply 11's SAN.
-std::string eleventh_ply_on_a_full_disk(EmulatedBoard& t1, DaemonUnderTest& d, const fs::path& state) {
+std::string eleventh_ply_on_a_full_disk(FullDiskRig& rig) {
+    EmulatedBoard& t1 = rig.t1;
+    DaemonUnderTest& d = rig.d;
     REQUIRE(d.start());
     REQUIRE(t1.wait_driver_ready(1));
     WorldLock world;
     REQUIRE(play(t1, d, world, 1, 10));
-    (void)fill(state / "filler");
+    (void)fill(rig.state / "filler");
     REQUIRE(t1.player().play(t1.game().moves[10].move, [](std::chrono::microseconds) { return true; }));
     const bool alerted = d.seen("ALERT", "t1", [](const ojson& e) { return e.value("kind", "") == "store_failed"; }, 15000);
     INFO(slurp(d.stderr_path()));
@@ -143,12 +156,11 @@ std::string eleventh_ply_on_a_full_disk(EmulatedBoard& t1, DaemonUnderTest& d, c
 } // namespace
 
 TEST_CASE("SIGTERM on a full disk: the store is tried for a bounded time, exit 1, every move not stored in the log") {
-    TempDir dir("eboardd-full-term");
-    const fs::path state = dir.path / "state";
-    if (!small_tmpfs(state)) return;
-    EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150);
-    DaemonUnderTest d(daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path);
-    const std::string san = eleventh_ply_on_a_full_disk(t1, d, state);
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    DaemonUnderTest& d = rig.d;
+    const std::string san = eleventh_ply_on_a_full_disk(rig);
 
     const auto t0 = std::chrono::steady_clock::now();
     const int status = d.terminate();
@@ -178,12 +190,11 @@ TEST_CASE("SIGTERM on a full disk: the store is tried for a bounded time, exit 1
 }
 
 TEST_CASE("SIGTERM on a full disk, space back within the retries: everything stored, exit 0") {
-    TempDir dir("eboardd-full-back");
-    const fs::path state = dir.path / "state";
-    if (!small_tmpfs(state)) return;
-    EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150);
-    DaemonUnderTest d(daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path);
-    const std::string san = eleventh_ply_on_a_full_disk(t1, d, state);
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    DaemonUnderTest& d = rig.d;
+    const std::string san = eleventh_ply_on_a_full_disk(rig);
 
     d.process().signal(SIGTERM);
     bool retrying = false;
