@@ -1,7 +1,9 @@
 #include "daemon/client_api.hpp"
 
 #include <grp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/read_until.hpp>
@@ -132,6 +134,27 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
     bool finishing_ = false; ///< finish(): closed once out_ is written
 };
 
+namespace {
+
+// Whether the socket file `path` is stale (left by a process that is gone: connect(2) is
+// refused); an error if a process listens on it or it cannot be told.
+Expected<bool> check_stale_socket(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return Error{std::string("socket: ") + std::strerror(errno)};
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    path.copy(addr.sun_path, sizeof addr.sun_path - 1);
+    const int r = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+    const int err = errno;
+    ::close(fd);
+    if (r == 0) return Error{path + " is in use by a running eboardd (or another program); not replaced"};
+    if (err != ECONNREFUSED)
+        return Error{"cannot tell whether " + path + " is in use: " + std::strerror(err) + "; not replaced"};
+    return true;
+}
+
+} // namespace
+
 ClientServer::ClientServer(asio::io_context& io, CommandHandler& handler)
     : io_(io), handler_(handler), acceptor_(io), drain_timer_(io) {}
 
@@ -139,10 +162,11 @@ ClientServer::~ClientServer() { close(); }
 
 Expected<bool> ClientServer::listen(const std::string& path, const std::string& group) {
     // A socket file left by a crash would make bind fail; replace it, but never a file that
-    // is not a socket.
+    // is not a socket, nor one that a running process still listens on (issue 26).
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISSOCK(st.st_mode)) return Error{"--socket: " + path + " exists and is not a socket"};
+        if (auto stale = check_stale_socket(path); !stale) return Error{"--socket: " + stale.error().message};
         ::unlink(path.c_str());
     }
     boost::system::error_code ec;

@@ -2,6 +2,11 @@
 
 #include <boost/program_options.hpp>
 
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -107,6 +112,12 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
     str("state-dir", c.state_dir);
     str("events", c.events);
     str("socket", c.socket);
+    // bind(2) takes at most sizeof sun_path - 1 bytes (unix(7)); a longer one fails later
+    // without naming the option.
+    if (c.socket.size() >= sizeof(sockaddr_un{}.sun_path))
+        return Error{"--socket: '" + c.socket + "' is " + std::to_string(c.socket.size()) +
+                     " bytes long; a Unix socket path has at most " +
+                     std::to_string(sizeof(sockaddr_un{}.sun_path) - 1)};
     str("socket-group", c.socket_group);
     str("event", c.event);
     str("site", c.site);
@@ -173,6 +184,47 @@ Expected<std::vector<BoardConfig>> board_sections(const po::parsed_options& pars
     return boards;
 }
 
+// A configuration file is text: no control bytes but tab, CR and LF, and UTF-8, so that no
+// error message echoes a binary file's bytes to the terminal or the journal.
+Expected<bool> check_text(const std::string& text, const std::string& origin) {
+    int line = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        // The length of a UTF-8 sequence by its lead byte; 1 for ASCII and for a byte that
+        // cannot lead one (then refused below).
+        const std::size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 1;
+        bool ok = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0x7f) || len > 1;
+        for (std::size_t k = 1; ok && k < len; ++k)
+            ok = i + k < text.size() && (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+        if (!ok) {
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02x", c);
+            return Error{origin + ":" + std::to_string(line) + ": not a text file (byte " + byte + ")"};
+        }
+        if (c == '\n') ++line;
+        i += len;
+    }
+    return true;
+}
+
+// A `[board.NAME]` section given twice: program_options would merge the two silently.
+Expected<bool> check_sections(const std::string& text, const std::string& origin) {
+    std::map<std::string, int, std::less<>> first;
+    std::istringstream in(text);
+    int line = 0;
+    for (std::string l; std::getline(in, l);) {
+        ++line;
+        const auto b = l.find_first_not_of(" \t");
+        const auto e = l.find_last_not_of(" \t\r");
+        if (b == std::string::npos || l[b] != '[' || l[e] != ']') continue;
+        const std::string section = l.substr(b + 1, e - b - 1);
+        if (auto [it, fresh] = first.try_emplace(section, line); !fresh)
+            return Error{origin + ":" + std::to_string(line) + ": [" + section + "] is given twice (first at line " +
+                         std::to_string(it->second) + ")"};
+    }
+    return true;
+}
+
 Expected<po::parsed_options> parse_file_text(const std::string& text, const std::string& origin,
                                              const po::options_description& desc) {
     std::istringstream in(text);
@@ -188,6 +240,8 @@ Expected<po::parsed_options> parse_file_text(const std::string& text, const std:
 Expected<std::vector<BoardConfig>> store_file(const std::string& text, const std::string& origin,
                                               const po::options_description& desc,
                                               po::variables_map& vm) {
+    if (auto ok = check_text(text, origin); !ok) return ok.error();
+    if (auto ok = check_sections(text, origin); !ok) return ok.error();
     auto parsed = parse_file_text(text, origin, desc);
     if (!parsed) return parsed.error();
     for (const auto& opt : parsed->options)
@@ -202,6 +256,9 @@ Expected<std::vector<BoardConfig>> store_file(const std::string& text, const std
 }
 
 Expected<std::string> read_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        return Error{"--config: '" + path + "' is not a regular file" + (S_ISDIR(st.st_mode) ? " (a directory)" : "")};
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{"--config: cannot read '" + path + "'"};
     std::ostringstream s;

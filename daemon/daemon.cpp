@@ -1,6 +1,7 @@
 #include "daemon/daemon.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 
@@ -8,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "daemon/board_attach.hpp"
 #include "daemon/console.hpp"
@@ -46,6 +48,7 @@ Daemon::~Daemon() {
     retired_.abandon(kRetiredExitWaitMs);
     if (server_) server_->close();
     if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
+    if (lock_fd_ >= 0) ::close(lock_fd_); // the state directory's lock goes with it
 }
 
 Expected<bool> Daemon::open_events_sink() {
@@ -145,15 +148,82 @@ void Daemon::resume_games(const BoardSession* only) {
     }
 }
 
-Expected<bool> Daemon::open() {
-    // Refuse what would only fail later, at the first game.
+namespace {
+
+// A TimeControl value eboardd can play under: PGN syntax (rules/time_control.hpp), and every
+// period gives time (a `0` or `0+0` would flag the first player at once).
+Expected<bool> check_time_control(const std::string& text) {
+    auto tc = parse_time_control(text);
+    if (!tc) return tc.error();
+    for (const auto& p : tc->periods)
+        if (p.time_ms <= 0) return Error{"'" + text + "' gives a period no time"};
+    return true;
+}
+
+// Whether eboardd can write its PGN files in `dir` (created if missing): a file is created in
+// it and removed.
+Expected<bool> check_writable_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error{"cannot create '" + dir + "': " + ec.message()};
+    const std::string probe = dir + "/.eboardd-probe-" + std::to_string(::getpid());
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return Error{"cannot write in '" + dir + "': " + std::strerror(errno)};
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return true;
+}
+
+} // namespace
+
+Expected<bool> Daemon::check_config() {
+    // Refuse what would only fail later, at the first game or the first write.
     if (auto p = load_profile(config_.rules, config_.supervised); !p) return Error{"--rules: " + p.error().message};
     if (!config_.time_control.empty()) {
-        if (auto tc = parse_time_control(config_.time_control); !tc)
+        if (auto tc = check_time_control(config_.time_control); !tc)
             return Error{"--time-control: " + tc.error().message};
     }
     for (const auto& category : config_.trace)
         if (!drivers::enable_traces(category)) return Error{"--trace: unknown category '" + category + "'"};
+    for (const auto& b : config_.boards) {
+        // A --board is named by its URI; a [board.NAME] section by its name.
+        const std::string where = b.name == b.uri ? "--board " + b.uri : "[board." + b.name + "]";
+        if (auto ok = check_board_uri(b.uri); !ok) return Error{where + ": " + ok.error().message};
+        if (auto p = load_profile(board_rules(config_, b), config_.supervised); !p)
+            return Error{where + ": rules: " + p.error().message};
+        if (auto tc = check_time_control(b.time_control); !b.time_control.empty() && !tc)
+            return Error{where + ": time-control: " + tc.error().message};
+    }
+    if (!config_.pgn_dir.empty()) {
+        if (auto ok = check_writable_dir(config_.pgn_dir); !ok) return Error{"--pgn-dir: " + ok.error().message};
+    }
+    return true;
+}
+
+Expected<bool> Daemon::lock_state_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error{"--state-dir: cannot create '" + dir + "': " + ec.message()};
+    const std::string path = dir + "/eboardd.lock";
+    lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_fd_ < 0) return Error{"--state-dir: cannot open " + path + ": " + std::strerror(errno)};
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+        const int err = errno;
+        char pid[32] = {};
+        const ssize_t n = ::pread(lock_fd_, pid, sizeof pid - 1, 0);
+        const std::string holder = n > 0 ? std::string(pid, static_cast<std::size_t>(n)) : std::string("?");
+        if (err == EWOULDBLOCK)
+            return Error{"--state-dir: " + dir + " is in use by another eboardd (pid " + holder + "); not started"};
+        return Error{"--state-dir: cannot lock " + path + ": " + std::strerror(err)};
+    }
+    // The holder's pid, for the message above (the lock, not the file, is what counts).
+    const std::string pid = std::to_string(::getpid());
+    if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0)
+        log_warning("--state-dir: cannot write the pid into " + path + ": " + std::strerror(errno));
+    return true;
+}
+
+Expected<bool> Daemon::open() {
     drivers::set_trace_sink([](std::string_view line) { log(Priority::Debug, line); });
     if (config_.simulate) {
         if (auto ok = emulated_.open_simulation(config_); !ok) return ok;
@@ -161,6 +231,7 @@ Expected<bool> Daemon::open() {
     for (auto& b : config_.boards)
         if (auto ok = emulated_.prepare(b, config_); !ok) return ok;
     const std::string state_dir = resolve_state_dir(config_);
+    if (auto ok = lock_state_dir(state_dir); !ok) return ok;
     auto store = Store::open(state_dir);
     if (!store) return store.error();
     store_ = std::move(*store);
@@ -195,12 +266,6 @@ Expected<bool> Daemon::open() {
             if (event_board(e) == "simulated") simulation->observe(e);
         });
         if (config_.events != "-") recorder_->add_sink(console_sink());
-    }
-    for (const auto& b : config_.boards) {
-        if (auto p = load_profile(board_rules(config_, b), config_.supervised); !p)
-            return Error{"board " + b.name + ": rules: " + p.error().message};
-        if (auto tc = parse_time_control(board_time_control(config_, b)); !b.time_control.empty() && !tc)
-            return Error{"board " + b.name + ": time-control: " + tc.error().message};
     }
     if (config_.illegal_feedback == IllegalFeedback::Immediate)
         log_warning("--illegal-feedback immediate: players learn of an illegal move before they complete it; "
@@ -248,7 +313,9 @@ void Daemon::stop() {
     stopping_ = true;
     notify_stopping();
     emulated_.stop_players();
-    if (recorder_) recorder_->finish(); // everything durable before the exit, PGN files too
+    // Everything durable before the exit, PGN files too; a store that still fails after the
+    // retries: exit 1, the events not stored in the log (Recorder::finish).
+    if (recorder_ && !recorder_->finish()) exit_status_ = 1;
     boards_.stop_all();
     supervisor_.cancel();
     // The loop goes on until every client has its last output (or kClientDrain passed): the
@@ -282,6 +349,11 @@ void Daemon::finish_simulation(const std::string& result) {
 }
 
 int Daemon::run() {
+    // A configuration eboardd cannot run: exit 2, as for a bad command line (eboardd(8)).
+    if (auto checked = check_config(); !checked) {
+        log_error(checked.error().message);
+        return 2;
+    }
     auto ok = open();
     if (!ok) {
         log_error(ok.error().message);
@@ -299,6 +371,9 @@ int Daemon::run() {
     log_info("eboardd ready: " + boards_.status_text());
     io_.run();
     log_info("eboardd stopped");
+    // Everything is recorded (stop()): another eboardd may take the state directory now.
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
     return exit_status_;
 }
 

@@ -46,6 +46,12 @@ class Daemon final {
     [[nodiscard]] boost::asio::io_context& io() { return io_; }
 
   private:
+    /// The configuration's checks that need more than its syntax (rules profiles, time
+    /// controls, board URIs, the PGN directory written); an error names the option.
+    [[nodiscard]] Expected<bool> check_config();
+    /// Takes the state directory's lock (flock of `dir`/eboardd.lock, held until run() returns): one
+    /// eboardd per store. An error names the pid of the eboardd that holds it.
+    [[nodiscard]] Expected<bool> lock_state_dir(const std::string& dir);
     [[nodiscard]] Expected<bool> open();
     [[nodiscard]] Expected<bool> open_events_sink();
     [[nodiscard]] Expected<bool> open_speech();
@@ -80,6 +86,7 @@ class Daemon final {
     std::unique_ptr<RequestDispatcher> dispatcher_;
     Supervisor supervisor_;
     int events_fd_ = -1;
+    int lock_fd_ = -1; ///< the state directory's lock (lock_state_dir)
     bool events_owned_ = false;
     int exit_status_ = 0;
     bool stopping_ = false; ///< stop() ran: the loop only writes the clients' last output

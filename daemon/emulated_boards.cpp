@@ -63,6 +63,10 @@ bool EmulatedBoards::awaits_open(const std::string& name) const {
 }
 
 Expected<bool> EmulatedBoards::open_all(BoardRegistry& boards, Recorder& recorder, const OptionsFn& options) {
+    // --simulate after a restart: the player goes on with the board's resumed game.
+    if (const BoardRecord* sim = simulation_ ? boards.find("simulated") : nullptr; sim && sim->session->game())
+        (void)simulation_->resume(sim->session->game()->position(), sim->session->game()->plies(),
+                                  sim->session->game()->last_completed());
     for (auto& e : emulated_) {
         BoardRecord* board = boards.find(e->board);
         if (!board) continue;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iterator>
+#include <thread>
 
 #include "daemon/atomic_file.hpp"
 #include "daemon/log.hpp"
@@ -101,15 +102,38 @@ void Recorder::sync_pgn_files() {
     }
 }
 
-void Recorder::finish() {
+bool Recorder::finish() {
     flush();
+    if (failing_) {
+        log_warning("exit: the store still fails; tried again for up to " + std::to_string(kExitRetryMs / 1000) +
+                    " s before giving up");
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kExitRetryMs);
+        while (failing_ && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(kExitRetryPauseMs));
+            flush();
+        }
+    }
     sync_pgn_files();
-    if (pgn_done_.empty() || failing_) return;
+    if (failing_) {
+        // One line per event: the journal keeps what the store could not (issue 26).
+        std::size_t writes = 0;
+        for (const auto& i : queue_) {
+            if (!i.event) ++writes;
+            else if (!std::holds_alternative<TouchEvent>(*i.event))
+                log_error("not stored: " + i.line.substr(0, i.line.find_last_not_of('\n') + 1));
+        }
+        log_error("exit: the store failed; " + std::to_string(queue_.size()) +
+                  " events and writes were not stored (the events above, " + std::to_string(writes) +
+                  " other writes, and the touches)");
+        return false;
+    }
+    if (pgn_done_.empty()) return true;
     Expected<bool> ok = store_.begin_batch(false);
     for (std::size_t i = 0; ok && i < pgn_done_.size(); ++i) ok = store_.clear_pgn_pending(pgn_done_[i]);
     if (ok) ok = store_.commit_batch();
     else store_.rollback_batch();
     if (ok) pgn_done_.clear();
+    return true;
 }
 
 int Recorder::repair_pgn_files() {
@@ -218,6 +242,7 @@ void Recorder::flush() {
                       " events wait, not announced, and are tried again every " + std::to_string(kRetryMs) +
                       " ms");
         failing_ = true;
+        alert_waiting(items, ok.error().message);
         queue_.insert(queue_.begin(), std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
         flushing_ = false;
         if (retry_) {
@@ -231,6 +256,7 @@ void Recorder::flush() {
     if (failing_) {
         log_notice("the store records again; " + std::to_string(items.size()) + " waiting events recorded");
         failing_ = false;
+        alerted_.clear();
     }
     ++commits_;
     pgn_done_.erase(pgn_done_.begin(), pgn_done_.begin() + static_cast<std::ptrdiff_t>(cleared));
@@ -240,6 +266,18 @@ void Recorder::flush() {
     rewrite_pgn_files(games);
     flushing_ = false;
     if (!queue_.empty()) schedule();
+}
+
+void Recorder::alert_waiting(const std::vector<Item>& items, const std::string& why) {
+    for (const auto& i : items) {
+        if (!i.event || event_board(*i.event).empty() || !alerted_.insert(event_board(*i.event)).second) continue;
+        AlertEvent a;
+        a.board = event_board(*i.event);
+        a.game = event_game(*i.event);
+        a.kind = "store_failed";
+        a.text = "the store cannot record (" + why + "); this board's moves wait, not announced, until it can";
+        announce(Event{std::move(a)});
+    }
 }
 
 void Recorder::announce(const Event& event) { announce(event, to_line(event)); }

@@ -42,6 +42,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -62,6 +63,11 @@ class Recorder {
 
     /// How often a batch the store refused is tried again (ms).
     static constexpr int kRetryMs = 1000;
+    /// At exit, how long a failing store is tried again (ms): inside systemd's
+    /// TimeoutStopSec=10s with the boards' exit and the clients' drain.
+    static constexpr int kExitRetryMs = 5000;
+    /// At exit, the pause between two tries (ms).
+    static constexpr int kExitRetryPauseMs = 250;
 
     /// `pgn_dir` empty: no PGN files. `io` null: every publish() is flushed at once (and a
     /// refused batch is tried again with the next one).
@@ -105,8 +111,11 @@ class Recorder {
     void sync_pgn_files();
 
     /// A clean exit: flush(), every PGN file written, and the store's notes of PGN files that
-    /// lag it cleared (one commit).
-    void finish();
+    /// lag it cleared (one commit). A store that refuses the batch is tried again every
+    /// kExitRetryPauseMs for up to kExitRetryMs; false if it still refuses: every event not
+    /// stored is logged then, one error line each ("not stored: " and its JSON line, so that
+    /// it can be recovered from the journal).
+    bool finish();
 
     /// At start-up: writes again, from the store, the PGN file of every game the store notes
     /// as possibly lagging (a crash came between a commit and the file's rename). Returns the
@@ -137,6 +146,9 @@ class Recorder {
         std::string pgn_game;
     };
     void schedule();
+    // While the store fails: an ALERT store_failed (announced, not recorded) to every board
+    // whose events wait and that was not told yet.
+    void alert_waiting(const std::vector<Item>& items, const std::string& why);
     // Writes the PGN of `game` (no directory sync; the caller syncs once).
     bool write_pgn_file(const std::string& game);
     // The PGN text of `game` from the store; nullopt (logged) on failure.
@@ -155,6 +167,7 @@ class Recorder {
     bool scheduled_ = false;
     bool flushing_ = false;
     bool failing_ = false;
+    std::set<std::string> alerted_; // boards told (ALERT store_failed) that their events wait
     std::optional<boost::asio::steady_timer> retry_; // with `io`: the next try of a refused batch
     std::uint64_t commits_ = 0;
     std::unique_ptr<PgnWriter> pgn_writer_;                         // with `io` and a PGN dir

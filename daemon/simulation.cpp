@@ -79,8 +79,28 @@ BoardConfig Simulation::board() const {
 
 std::string Simulation::time_control() const { return tag_or_empty(game_, "TimeControl"); }
 
+bool Simulation::resume(const Position& at, int plies, bool last_completed) {
+    auto pos = game_.start_position();
+    if (!pos || plies > static_cast<int>(game_.moves.size())) return false;
+    for (int i = 0; i < plies; ++i) pos->make_move(game_.moves[static_cast<std::size_t>(i)].move);
+    if (pos->fen() != at.fen()) {
+        log_notice("--simulate: the unfinished game of the state directory is not this game; a new one is set up");
+        return false;
+    }
+    BoardReading shown;
+    for (int s = 0; s < 64; ++s) shown.set(Square(s), at.piece_on(Square(s)));
+    emulator_->set_position(shown);
+    std::lock_guard lock(mutex_);
+    from_ply_ = made_ply_ = plies;
+    completed_ply_ = last_completed ? plies : plies - 1;
+    press_first_ = !last_completed && clock_;
+    log_info("--simulate: the game goes on from ply " + std::to_string(plies));
+    return true;
+}
+
 void Simulation::observe(const Event& event) {
     std::lock_guard lock(mutex_);
+    if (const auto* b = std::get_if<BoardEvent>(&event)) connected_ = b->connected;
     if (const auto* g = std::get_if<GameEvent>(&event)) {
         if (g->kind == GameEvent::Kind::Start) started_ = true;
         else if (g->kind == GameEvent::Kind::End) ended_ = true;
@@ -114,21 +134,32 @@ void Simulation::stop() {
 }
 
 void Simulation::play() {
-    // The board stands in the start position: wait for the daemon to see the game start.
-    if (!wait_for([this] { return started_; }, 30000)) {
+    // The board stands in the start position: wait for the daemon to see the game start (a
+    // resumed game: for the board to be connected).
+    if (!wait_for([this] { return started_ || (from_ply_ > 0 && connected_); }, 30000)) {
         if (!stop_) log_error("--simulate: the daemon did not see the game start");
         if (!stop_ && finish_) finish_("");
         return;
     }
     auto start = game_.start_position();
-    SimulatedPlayer player(*emulator_, *start, 1997, speed_);
+    const int from = from_ply_;
+    for (int i = 0; i < from; ++i) start->make_move(game_.moves[static_cast<std::size_t>(i)].move);
+    SimulatedPlayer player(*emulator_, *start, 1997 + static_cast<std::uint64_t>(from), speed_);
+    if (press_first_) {
+        // The last move was made before the restart, not pressed: its player presses now
+        // (White plays on the left of the clock).
+        emulator_->press_lever(start->side_to_move() == Color::White ? drivers::ClockSide::Right
+                                                                     : drivers::ClockSide::Left);
+        if (!wait_for([this, from] { return completed_ply_ >= from || ended_; }, kMoveTimeoutMs) && !stop_)
+            log_warning("--simulate: ply " + std::to_string(from) + " was not completed in time");
+    }
     auto wait = [this](std::chrono::microseconds pause) {
         std::unique_lock lock(mutex_);
         return !changed_.wait_for(lock, pause, [this] { return stop_; });
     };
-    int ply = 0;
-    for (const auto& gm : game_.moves) {
-        if (!player.play(gm.move, wait)) return;
+    int ply = from;
+    for (std::size_t i = static_cast<std::size_t>(from); i < game_.moves.size(); ++i) {
+        if (!player.play(game_.moves[i].move, wait)) return;
         ++ply;
         const int want = ply;
         // Without a clock (--clock none) this move is completed by the next one: go on once made.

@@ -16,6 +16,7 @@
 #include "daemon/events.hpp"
 #include "base/expected.hpp"
 #include "rules/pgn.hpp"
+#include "rules/position.hpp"
 
 namespace eboard::drivers::emu {
 class DgtEmulator;
@@ -43,6 +44,15 @@ class Simulation {
     /// The game's TimeControl tag, "" if none.
     [[nodiscard]] std::string time_control() const;
 
+    /// The daemon took up the board's unfinished game (a restart, after a crash or kill -9),
+    /// which stands in `at` after `plies` plies: if that is the source game so far, the pieces
+    /// are set where it left them (as on a real board that stayed on the table) and the player
+    /// goes on from there once the board is connected, first pressing the clock for the last
+    /// move if it was made and not `last_completed` (the kill came before his press); otherwise
+    /// (another game) nothing changes and the daemon sees a new game set up. Before start().
+    /// Returns whether resumed.
+    bool resume(const Position& at, int plies, bool last_completed);
+
     /// Called (on the loop's thread) for every event the daemon recorded. The player starts
     /// once the game has started, and waits for each of its moves to be completed.
     void observe(const Event& event);
@@ -68,6 +78,9 @@ class Simulation {
     std::mutex mutex_;
     std::condition_variable changed_;
     bool started_ = false;
+    int from_ply_ = 0;       ///< resume(): the ply the player goes on from
+    bool press_first_ = false; ///< resume(): the last move waits for its clock press
+    bool connected_ = false; ///< the board is connected (a resumed game has no GAME start)
     bool ended_ = false;
     bool stop_ = false;
     int completed_ply_ = 0;

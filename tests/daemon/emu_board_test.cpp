@@ -8,6 +8,7 @@
 #include "tests/daemon/harness.hpp"
 
 #include <map>
+#include <tuple>
 
 #include "daemon/store.hpp"
 
@@ -69,11 +70,13 @@ TEST_CASE("emu- boards: every built-in emulator plays a game through its real dr
 
 TEST_CASE("emu- boards: an unknown emulator or an unreadable game is refused at start") {
     TempDir dir("eboardd-emu-bad");
-    for (auto [uri, says] : {std::pair<std::string, std::string>{"emu-foo", "emu-dgt, emu-certabo"},
-                             {"emu-dgt:" + (dir.path / "none.pgn").string(), "cannot read"}}) {
+    // An unknown KIND is a configuration that cannot work (exit 2, issue 26); a game file that
+    // does not read, a start that fails (exit 1).
+    for (auto [uri, says, status] : {std::tuple<std::string, std::string, int>{"emu-foo", "emu-dgt, emu-certabo", 2},
+                                     {"emu-dgt:" + (dir.path / "none.pgn").string(), "cannot read", 1}}) {
         Process d(eboardd_bin(), {"--board", uri, "--state-dir", (dir.path / "state").string()}, "",
                   (dir.path / "stderr").string());
-        CHECK(d.wait_exit() == 1);
+        CHECK(d.wait_exit() == status);
         CHECK(slurp(dir.path / "stderr").find(says) != std::string::npos);
     }
 }

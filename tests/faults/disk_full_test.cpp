@@ -8,6 +8,11 @@
 
 #include "tests/faults/daemon_under_test.hpp"
 
+#include <sstream>
+
+#include "daemon/store.hpp"
+#include "rules/notation.hpp"
+
 #include <sched.h>
 #include <sys/mount.h>
 
@@ -46,6 +51,28 @@ std::string integrity(const fs::path& db) {
     return result;
 }
 
+// Mounts a 16 MiB tmpfs on `state` in a private mount namespace; false (and a warning: the
+// test is skipped) where that needs root and the test is not.
+bool small_tmpfs(const fs::path& state) {
+    fs::create_directories(state);
+    if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", state.c_str(), "tmpfs", 0, "size=16m,mode=0700") != 0) {
+        WARN("skipped: cannot mount a small tmpfs here (needs root): " << std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+// The state directory on its small tmpfs, a board replaying game 7 of the sample, and eboardd
+// (not started) on them. `mounted` false: the test is skipped.
+struct FullDiskRig {
+    TempDir dir{"eboardd-full"};
+    fs::path state = dir.path / "state";
+    bool mounted = small_tmpfs(state);
+    EmulatedBoard t1{"t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150};
+    DaemonUnderTest d{daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path};
+};
+
 int announced_plies(DaemonUnderTest& d, const std::string& board) {
     int n = 0;
     for (const auto& e : d.events())
@@ -57,16 +84,12 @@ int announced_plies(DaemonUnderTest& d, const std::string& board) {
 } // namespace
 
 TEST_CASE("a full disk under --state-dir, a clear error, nothing announced unrecorded or corrupted, recording resumes") {
-    TempDir dir("eboardd-full");
-    const fs::path state = dir.path / "state";
-    fs::create_directories(state);
-    if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-        ::mount("tmpfs", state.c_str(), "tmpfs", 0, "size=16m,mode=0700") != 0) {
-        WARN("skipped: cannot mount a small tmpfs here (needs root): " << std::strerror(errno));
-        return;
-    }
-    EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 7), 31, 150);
-    DaemonUnderTest d(daemon_args(dir.path, {{"t1", t1.uri()}}), dir.path);
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    EmulatedBoard& t1 = rig.t1;
+    DaemonUnderTest& d = rig.d;
+    const TempDir& dir = rig.dir;
     REQUIRE(d.start());
     REQUIRE(t1.wait_driver_ready(1));
     WorldLock world;
@@ -107,4 +130,91 @@ TEST_CASE("a full disk under --state-dir, a clear error, nothing announced unrec
     auto pgn = read_pgn_game(slurp(dir.path / "pgn" / (game + ".pgn")));
     REQUIRE(pgn.has_value());
     CHECK(sans_of(*pgn) == sans_of(t1.game()));
+}
+
+namespace {
+
+// Ten plies recorded, the disk under --state-dir filled, ply 11 played: it waits, not stored.
+// The ALERT store_failed (announced, not recorded) tells the clients so. Returns ply 11's SAN.
+std::string eleventh_ply_on_a_full_disk(FullDiskRig& rig) {
+    EmulatedBoard& t1 = rig.t1;
+    DaemonUnderTest& d = rig.d;
+    REQUIRE(d.start());
+    REQUIRE(t1.wait_driver_ready(1));
+    WorldLock world;
+    REQUIRE(play(t1, d, world, 1, 10));
+    (void)fill(rig.state / "filler");
+    REQUIRE(t1.player().play(t1.game().moves[10].move, [](std::chrono::microseconds) { return true; }));
+    const bool alerted = d.seen("ALERT", "t1", [](const ojson& e) { return e.value("kind", "") == "store_failed"; }, 15000);
+    INFO(slurp(d.stderr_path()));
+    CHECK(alerted);
+    CHECK(announced_plies(d, "t1") == 10);
+    Position p = t1.position_at(10);
+    return to_san(p, t1.game().moves[10].move);
+}
+
+} // namespace
+
+TEST_CASE("SIGTERM on a full disk: the store is tried for a bounded time, exit 1, every move not stored in the log") {
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    DaemonUnderTest& d = rig.d;
+    const std::string san = eleventh_ply_on_a_full_disk(rig);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const int status = d.terminate();
+    const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string err = slurp(d.stderr_path());
+    INFO(err);
+    CHECK(status == 1);
+    // Tried again for Recorder::kExitRetryMs (5 s), inside systemd's TimeoutStopSec=10s.
+    CHECK(took_s >= 4.5);
+    CHECK(took_s < 9.0);
+    // The completed move, as its MOVE line, one line in the log (the journal).
+    bool logged = false;
+    std::istringstream lines(err);
+    for (std::string l; std::getline(lines, l);) {
+        const auto at = l.find("not stored: ");
+        if (at == std::string::npos) continue;
+        const ojson e = ojson::parse(l.substr(at + 12), nullptr, false);
+        logged = logged || (e.value("class", "") == "MOVE" && e.value("ply", 0) == 11 && e.value("san", "") == san &&
+                            e.value("status", "") == "completed");
+    }
+    CHECK(logged);
+    CHECK(err.find("exit: the store failed;") != std::string::npos);
+    std::printf("faults: SIGTERM on a full disk: exit %d after %.1f s, ply 11 (%s) logged as not stored: %s\n", status,
+                took_s, san.c_str(), logged ? "yes" : "no");
+    fs::remove(state / "filler");
+    CHECK(integrity(state / "eboardd.db") == "ok");
+}
+
+TEST_CASE("SIGTERM on a full disk, space back within the retries: everything stored, exit 0") {
+    FullDiskRig rig;
+    if (!rig.mounted) return;
+    const fs::path& state = rig.state;
+    DaemonUnderTest& d = rig.d;
+    const std::string san = eleventh_ply_on_a_full_disk(rig);
+
+    d.process().signal(SIGTERM);
+    bool retrying = false;
+    for (int i = 0; i < 100 && !retrying; ++i) { // the retries' line, within 5 s
+        retrying = slurp(d.stderr_path()).find("exit: the store still fails") != std::string::npos;
+        if (!retrying) (void)d.wait([](const auto&) { return false; }, 50);
+    }
+    REQUIRE(retrying);
+    fs::remove(state / "filler");
+    CHECK(d.process().wait_exit() == 0);
+    INFO(slurp(d.stderr_path()));
+    CHECK(slurp(d.stderr_path()).find("not stored") == std::string::npos);
+    auto store = daemon::Store::open(state);
+    REQUIRE(store.has_value());
+    std::string game;
+    for (const auto& e : d.events())
+        if (e.value("class", "") == "MOVE") game = e.value("game", "");
+    auto stored = (*store)->load(game);
+    REQUIRE(stored.has_value());
+    REQUIRE(stored->moves.size() >= 11);
+    CHECK(stored->moves[10].san == san);
+    CHECK(stored->moves[10].completed);
 }
