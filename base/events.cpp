@@ -12,6 +12,7 @@ const char* to_string(AlertKind k) noexcept {
     case AlertKind::DeadPosition: return "dead_position";
     case AlertKind::BothBoardsDiffer: return "both_boards_differ";
     case AlertKind::BoardDisconnected: return "board_disconnected";
+    case AlertKind::StoreFailed: return "store_failed";
     }
     return "?";
 }
@@ -20,7 +21,8 @@ std::optional<AlertKind> alert_kind_from_string(std::string_view s) noexcept {
     constexpr AlertKind all[] = {AlertKind::IllegalMove,      AlertKind::TouchMove,
                                  AlertKind::PositionMismatch, AlertKind::Flag,
                                  AlertKind::DrawClaimable,    AlertKind::DeadPosition,
-                                 AlertKind::BothBoardsDiffer, AlertKind::BoardDisconnected};
+                                 AlertKind::BothBoardsDiffer, AlertKind::BoardDisconnected,
+                                 AlertKind::StoreFailed};
     for (AlertKind k : all)
         if (s == to_string(k)) return k;
     return std::nullopt;

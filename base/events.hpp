@@ -66,7 +66,7 @@ struct MoveEvent {
 };
 
 /// The ALERT kinds of docs/client-api.md. The reconstruction raises the first six; the daemon
-/// the last two.
+/// the last three.
 enum class AlertKind : std::uint8_t {
     IllegalMove,       ///< article 7.5.1 (7.5.2, 7.5.3; per profile); count, penalty
     TouchMove,         ///< 4.3 / 4.4
@@ -76,6 +76,7 @@ enum class AlertKind : std::uint8_t {
     DeadPosition,      ///< 5.2.2
     BothBoardsDiffer,  ///< the two boards of a game for a visually impaired player (App. D)
     BoardDisconnected, ///< a board's link went down during a game
+    StoreFailed,       ///< the store cannot record: the board's events wait (announced only)
 };
 
 /// docs/client-api.md spelling: "illegal_move", "touch_move", ...

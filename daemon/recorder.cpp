@@ -274,7 +274,7 @@ void Recorder::alert_waiting(const std::vector<Item>& items, const std::string& 
         AlertEvent a;
         a.board = event_board(*i.event);
         a.game = event_game(*i.event);
-        a.kind = "store_failed";
+        a.kind = AlertKind::StoreFailed;
         a.text = "the store cannot record (" + why + "); this board's moves wait, not announced, until it can";
         announce(Event{std::move(a)});
     }
