@@ -465,6 +465,9 @@ const std::vector<ReconEvent>& Reconstructor::resume_game(const Position& pos, b
         const auto announced = static_cast<std::ptrdiff_t>(I.out.size());
         I.make(moves.back(), false, false);
         I.out.erase(I.out.begin() + announced, I.out.end());
+        // Made before the board was seen: no piece was off the board at that turn change (the
+        // board's first reading says what stands where).
+        I.off_board = 0;
     }
     I.assume_game = true;
     if (!I.board_seen) I.assume_board(nullptr);
