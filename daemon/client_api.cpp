@@ -265,8 +265,7 @@ void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
 
 void ClientServer::stop_accepting() {
     boost::system::error_code ec;
-    accept_timer_.cancel();
-    acceptor_.close(ec);
+    acceptor_.close(ec); // a pause under way then finds it closed (pause_accepting)
     if (!bound_path_.empty()) {
         ::unlink(bound_path_.c_str());
         bound_path_.clear();
