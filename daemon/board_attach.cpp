@@ -46,6 +46,14 @@ Expected<bool> check_board_uri(std::string_view uri) {
     return true;
 }
 
+Expected<bool> check_attach_uri(std::string_view uri) {
+    if (auto ok = check_board_uri(uri); !ok) return ok;
+    if (auto emu = parse_emu_uri(uri); emu && *emu && !(*emu)->pgn.empty())
+        return Error{"'" + std::string(uri) + "': an emulated board's game is not taken over the socket; attach emu-" +
+                     (*emu)->kind + " without one, or configure the board (--board, [board.NAME])"};
+    return true;
+}
+
 Expected<std::string> board_uri_of_device(const std::string& devnode) {
     sd_device* raw = nullptr;
     const int r = sd_device_new_from_devname(&raw, devnode.c_str());

@@ -13,6 +13,12 @@ namespace eboard::daemon {
 /// with a registered driver and model. Errors name what is wrong.
 [[nodiscard]] Expected<bool> check_board_uri(std::string_view uri);
 
+/// Checks a board URI a client asks for (ATTACH, and the boards it attached, reopened after
+/// a restart): check_board_uri(), and no game file for an emulated board (`emu-KIND:PGN`): a
+/// client never makes the daemon read a file (issue 26); such a game is configuration
+/// (`--board`, `[board.NAME]`). Errors name what is wrong.
+[[nodiscard]] Expected<bool> check_attach_uri(std::string_view uri);
+
 /// The board URI of a device node from its udev properties (the rules of udev/, generated from
 /// the drivers' USB ids): the first driver of EBOARD_DRIVER, and for a tty its
 /// /dev/eboard-DRIVER-* link if it has one (else the node), for a USB device node

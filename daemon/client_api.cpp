@@ -1,6 +1,7 @@
 #include "daemon/client_api.hpp"
 
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,9 +11,12 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <optional>
 #include <istream>
 #include <utility>
 
@@ -87,7 +91,9 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
             socket_, input_, '\n', [self](const boost::system::error_code& ec, std::size_t n) {
                 if (self->closed_ || self->finishing_) return; // at exit no request is taken
                 if (ec == asio::error::not_found) {
-                    self->send(reply_line(error_reply(ErrorCode::BadRequest, "request longer than 64 KiB")));
+                    self->send(reply_line(error_reply(
+                        ErrorCode::BadRequest,
+                        "request longer than " + std::to_string(ClientServer::kMaxRequestBytes / 1024) + " KiB")));
                     self->server_.drop(self);
                     return;
                 }
@@ -155,8 +161,8 @@ Expected<bool> check_stale_socket(const std::string& path) {
 
 } // namespace
 
-ClientServer::ClientServer(asio::io_context& io, CommandHandler& handler)
-    : io_(io), handler_(handler), acceptor_(io), drain_timer_(io) {}
+ClientServer::ClientServer(asio::io_context& io, CommandHandler& handler, std::size_t max_clients)
+    : io_(io), handler_(handler), acceptor_(io), drain_timer_(io), max_clients_(max_clients), accept_timer_(io) {}
 
 ClientServer::~ClientServer() { close(); }
 
@@ -197,18 +203,74 @@ Expected<bool> ClientServer::adopt(int fd) {
     return true;
 }
 
+namespace {
+
+// File descriptors this process may still open (RLIMIT_NOFILE less those open); nullopt when
+// unknown (no limit, /proc not readable).
+std::optional<long> descriptors_left() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    std::error_code ec;
+    long open = 0;
+    for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec)) ++open;
+    if (ec || open == 0) return std::nullopt;
+    return static_cast<long>(limit.rlim_cur) - open;
+}
+
+} // namespace
+
 void ClientServer::accept() {
     acceptor_.async_accept([this](const boost::system::error_code& ec, local::socket socket) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
-        if (!ec) {
+        if (ec) {
+            pause_accepting(ec);
+            return;
+        }
+        if (accept_failing_) log_notice("client api: accepting clients again");
+        accept_failing_ = false;
+        accept_pause_ = kFirstAcceptPause;
+        if (const std::string why = refusal(); !why.empty()) {
+            refuse(std::move(socket), why);
+        } else {
             auto session = std::make_shared<ClientSession>(*this, std::move(socket));
             sessions_.insert(session);
             session->start();
-        } else {
-            log_warning("client api: accept: " + ec.message());
         }
         accept();
     });
+}
+
+void ClientServer::pause_accepting(const boost::system::error_code& ec) {
+    // Out of descriptors (EMFILE, ENFILE) the pending connection stays pending: accepting again
+    // at once would fail at once, in a busy loop. Logged once until accept() works again.
+    if (!accept_failing_)
+        log_warning("client api: accept: " + ec.message() + "; accepting paused, tried again every " +
+                    std::to_string(kMaxAcceptPause.count()) + " ms at most until it works");
+    accept_failing_ = true;
+    accept_timer_.expires_after(accept_pause_);
+    accept_pause_ = std::min(accept_pause_ * 2, kMaxAcceptPause);
+    accept_timer_.async_wait([this](const boost::system::error_code& timer_ec) {
+        if (!timer_ec && acceptor_.is_open()) accept();
+    });
+}
+
+std::string ClientServer::refusal() const {
+    if (sessions_.size() >= max_clients_)
+        return std::to_string(max_clients_) + " clients are connected, the most allowed (--max-clients)";
+    if (const auto left = descriptors_left(); left && *left < kReservedDescriptors)
+        return "out of file descriptors: " + std::to_string(kReservedDescriptors) +
+               " are kept for the store, the PGN files and the boards (RLIMIT_NOFILE)";
+    return {};
+}
+
+void ClientServer::refuse(local::socket socket, const std::string& why) {
+    if (!refusing_) log_warning("client api: " + why + "; further clients are refused (logged once until one goes)");
+    refusing_ = true;
+    const std::string line = reply_line(error_reply(ErrorCode::TooManyClients, why + "; try again later"));
+    boost::system::error_code ec;
+    socket.non_blocking(true, ec);
+    if (!ec) (void)socket.write_some(asio::buffer(line), ec); // a fresh socket's buffer takes it
+    socket.close(ec);
 }
 
 void ClientServer::broadcast(const std::string& line) {
@@ -221,12 +283,13 @@ void ClientServer::broadcast(const std::string& line) {
 void ClientServer::drop(const std::shared_ptr<ClientSession>& session) {
     session->close();
     sessions_.erase(session);
+    refusing_ = false; // the next refusal is logged again
     if (closing_ && sessions_.empty()) all_closed();
 }
 
 void ClientServer::stop_accepting() {
     boost::system::error_code ec;
-    acceptor_.close(ec);
+    acceptor_.close(ec); // a pause under way then finds it closed (pause_accepting)
     if (!bound_path_.empty()) {
         ::unlink(bound_path_.c_str());
         bound_path_.clear();

@@ -5,6 +5,12 @@
 // A client that does not read is dropped once kMaxQueuedBytes of its output are waiting: the
 // event loop never blocks on a client (as gpsd does).
 //
+// Bounds (issue 26): at most `max_clients` clients at once (--max-clients) and never so many
+// that fewer than kReservedDescriptors file descriptors are left (RLIMIT_NOFILE) for the store,
+// the PGN files and boards: a client beyond gets an ERROR `too_many_clients` and is closed
+// (logged once until one goes); a request line is at most kMaxRequestBytes; an accept() that
+// fails (out of descriptors) pauses accepting, retried with a back-off (logged once).
+//
 // At exit (close_gracefully) the output already queued still goes out, within a bound: a
 // watcher sees the last completed MOVE and the GAME end before its connection closes.
 #pragma once
@@ -30,10 +36,18 @@ class ClientServer {
   public:
     /// Output bytes a client may leave unread before it is dropped.
     static constexpr std::size_t kMaxQueuedBytes = 1 << 20;
-    /// Longest request line accepted.
-    static constexpr std::size_t kMaxRequestBytes = 64 * 1024;
+    /// Longest request line accepted (also what a client's partial line may hold).
+    static constexpr std::size_t kMaxRequestBytes = 16 * 1024;
+    /// Clients at once unless configured (--max-clients).
+    static constexpr std::size_t kDefaultMaxClients = 64;
+    /// File descriptors a new client must leave free (RLIMIT_NOFILE): the store, PGN files, boards.
+    static constexpr long kReservedDescriptors = 16;
+    /// A failing accept() is retried after this, doubling up to kMaxAcceptPause.
+    static constexpr std::chrono::milliseconds kFirstAcceptPause{50};
+    static constexpr std::chrono::milliseconds kMaxAcceptPause{1000};
 
-    ClientServer(boost::asio::io_context& io, CommandHandler& handler);
+    ClientServer(boost::asio::io_context& io, CommandHandler& handler,
+                 std::size_t max_clients = kDefaultMaxClients);
     ~ClientServer();
     ClientServer(const ClientServer&) = delete;
     ClientServer& operator=(const ClientServer&) = delete;
@@ -63,6 +77,12 @@ class ClientServer {
   private:
     friend class ClientSession;
     void accept();
+    /// accept() failed (e.g. EMFILE): accept again after the back-off.
+    void pause_accepting(const boost::system::error_code& ec);
+    /// Why a new client is refused ("" = it is not): the client cap or the descriptors' reserve.
+    [[nodiscard]] std::string refusal() const;
+    /// Sends `socket` the ERROR `too_many_clients` (without waiting) and closes it.
+    void refuse(boost::asio::local::stream_protocol::socket socket, const std::string& why);
     void drop(const std::shared_ptr<ClientSession>& session);
     /// Closes the acceptor and removes the socket file we bound (close, close_gracefully).
     void stop_accepting();
@@ -79,6 +99,11 @@ class ClientServer {
     bool closing_ = false; ///< close_gracefully() ran: no new requests, clients closed once drained
     boost::asio::steady_timer drain_timer_;
     std::function<void()> on_closed_;
+    std::size_t max_clients_;
+    boost::asio::steady_timer accept_timer_;
+    std::chrono::milliseconds accept_pause_ = kFirstAcceptPause;
+    bool accept_failing_ = false; ///< accept() failed; logged, not logged again until it works
+    bool refusing_ = false;       ///< clients are refused; logged, not again until one goes
 };
 
 } // namespace eboard::daemon

@@ -37,6 +37,17 @@ Expected<bool> bool_field(const ojson& j, const char* key, bool fallback) {
     return it->get<bool>();
 }
 
+// A field that names or opens a board (ATTACH): no control character (a newline would forge a
+// log line, a NUL cut the name in the store but not in memory: issue 26), at most `max` bytes.
+Expected<bool> check_printable(const std::string& value, const char* key, std::size_t max) {
+    if (value.size() > max)
+        return Error{std::string("field '") + key + "' is longer than " + std::to_string(max) + " bytes"};
+    for (const char c : value)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return Error{std::string("field '") + key + "' has a control character"};
+    return true;
+}
+
 // Ten hours: more than any clock shows.
 constexpr std::int64_t kMaxClockMs = 10LL * 3600 * 1000;
 
@@ -70,6 +81,10 @@ Expected<Request> parse_request(const ojson& j) {
         auto name = string_field(j, "name", false);
         if (!name) return name.error();
         if (uri->empty() == device->empty()) return Error{"ATTACH needs either 'uri' or 'device'"};
+        // The URI is the name when none is given: both are printable.
+        if (auto ok = check_printable(*uri, "uri", AttachRequest::kMaxAttachUriBytes); !ok) return ok.error();
+        if (auto ok = check_printable(*device, "device", AttachRequest::kMaxAttachUriBytes); !ok) return ok.error();
+        if (auto ok = check_printable(*name, "name", AttachRequest::kMaxBoardNameBytes); !ok) return ok.error();
         if (!device->empty() && (*device)[0] != '/') return Error{"field 'device' must be a path under /dev"};
         return Request{AttachRequest{*uri, *device, *name}};
     }
@@ -171,6 +186,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::BadUri: return "bad_uri";
     case ErrorCode::UnknownDevice: return "unknown_device";
     case ErrorCode::NameTaken: return "name_taken";
+    case ErrorCode::TooManyClients: return "too_many_clients";
     case ErrorCode::Internal: return "internal";
     }
     return "internal";

@@ -2,6 +2,7 @@
 // names the request, an optional `id` (any JSON value) is echoed in the reply.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -72,7 +73,11 @@ struct InfoQuery {
 /// Open a board at run time (eboardd-device@.service, `eboardctl attach`): `uri` as
 /// `--board` takes it, or `device`, a device node whose udev properties name the driver
 /// (board_attach.hpp); `name` defaults to the URI.
+/// Parsed requests hold printable text only (no control character, issue 26): `name` at most
+/// kMaxBoardNameBytes, `uri` and `device` at most kMaxAttachUriBytes.
 struct AttachRequest {
+    static constexpr std::size_t kMaxBoardNameBytes = 64;
+    static constexpr std::size_t kMaxAttachUriBytes = 4096;
     std::string uri;
     std::string device;
     std::string name;
@@ -112,6 +117,7 @@ enum class ErrorCode {
     BadUri,        ///< ATTACH: the URI opens nothing (driver, model, emulator, its PGN, its options)
     UnknownDevice, ///< ATTACH `device`: not a board udev knows
     NameTaken,     ///< ATTACH `name`: another board has it
+    TooManyClients, ///< on connect: the daemon serves its most clients (--max-clients); retry later
     Internal,      ///< the daemon failed (the store, an exception); the request may be retried
 };
 

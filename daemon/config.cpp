@@ -41,6 +41,7 @@ po::options_description options_table() {
         ("events", po::value<std::string>()->value_name("PATH|-"), "also write every event as JSON lines to PATH, or - for stdout")
         ("socket", po::value<std::string>()->value_name("PATH"), "the client API socket PATH (JSON lines)")
         ("socket-group", po::value<std::string>()->value_name("GROUP"), "group owning the socket (mode 0660)")
+        ("max-clients", po::value<int>()->value_name("N"), "at most N clients on the socket at once (default 64)")
         // The brackets: the PGN may be left out (Boost prints an empty implicit value as the
         // bare name).
         ("simulate", po::value<std::string>()->implicit_value("")->value_name("[PGN]"), "an emulated DGT board and clock replay the game of PGN (default: an embedded famous game)")
@@ -119,6 +120,10 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
                      " bytes long; a Unix socket path has at most " +
                      std::to_string(sizeof(sockaddr_un{}.sun_path) - 1)};
     str("socket-group", c.socket_group);
+    if (vm.count("max-clients")) {
+        c.max_clients = vm["max-clients"].as<int>();
+        if (c.max_clients < 1 || c.max_clients > 100000) return Error{"--max-clients: must be between 1 and 100000"};
+    }
     str("event", c.event);
     str("site", c.site);
     str("config", c.config_file);

@@ -247,7 +247,7 @@ Expected<bool> Daemon::open() {
     dispatcher_ = std::make_unique<RequestDispatcher>(
         boards_, *recorder_, *speech_, [this](const AttachRequest& a, const ojson& raw) { return attach(a, raw); },
         [this](const DetachRequest& d, const ojson& raw) { return detach(d, raw); });
-    server_ = std::make_unique<ClientServer>(io_, *dispatcher_);
+    server_ = std::make_unique<ClientServer>(io_, *dispatcher_, static_cast<std::size_t>(config_.max_clients));
     if (sd_listen_fds(0) >= 1) {
         if (auto ok = server_->adopt(SD_LISTEN_FDS_START); !ok) return ok;
         log_info("client api: socket from systemd");
@@ -290,7 +290,7 @@ void Daemon::reopen_attached() {
             if (board.session->name() == b.name || same_device(board.session->board_config().uri, b.uri))
                 why = "board " + board.session->name() + " of the configuration has its name or device";
         if (why.empty()) {
-            if (auto ok = check_board_uri(b.uri); !ok) why = ok.error().message;
+            if (auto ok = check_attach_uri(b.uri); !ok) why = ok.error().message;
         }
         if (why.empty()) {
             if (auto ok = configured_driver_options(config_, b); !ok) why = ok.error().message;
@@ -384,7 +384,7 @@ ojson Daemon::attach(const AttachRequest& a, const ojson& raw) {
         if (!found) return error_reply(ErrorCode::UnknownDevice, found.error().message, raw);
         uri = *found;
     }
-    if (auto ok = check_board_uri(uri); !ok) return error_reply(ErrorCode::BadUri, ok.error().message, raw);
+    if (auto ok = check_attach_uri(uri); !ok) return error_reply(ErrorCode::BadUri, ok.error().message, raw);
     BoardConfig b;
     b.uri = uri;
     b.name = a.name.empty() ? uri : a.name;

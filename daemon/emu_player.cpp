@@ -1,10 +1,9 @@
 #include "daemon/emu_player.hpp"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "daemon/log.hpp"
+#include "daemon/small_file.hpp"
 
 namespace eboard::daemon {
 
@@ -26,17 +25,17 @@ EmuPlayer::EmuPlayer(GameRecord game, Position start, double speed)
 EmuPlayer::~EmuPlayer() { stop(); }
 
 Expected<std::unique_ptr<EmuPlayer>> EmuPlayer::open(const std::string& pgn_path, double speed) {
-    std::ifstream in(pgn_path, std::ios::binary);
-    if (!in) return Error{"cannot read '" + pgn_path + "'"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto game = read_pgn_game(text.str());
+    auto text = read_small_file(pgn_path, kMaxGameFileBytes);
+    if (!text) return text.error();
+    // The errors name the place, never the content: the file may be anything the daemon can read.
+    auto game = read_pgn_game(*text);
     if (!game) {
         const Error& e = game.error();
-        return Error{pgn_path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message};
+        return Error{pgn_path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
+                     ": not a PGN game the player can replay"};
     }
     auto start = game->start_position();
-    if (!start) return Error{pgn_path + ": start position: " + start.error().message};
+    if (!start) return Error{pgn_path + ": the game's start position (SetUp/FEN) does not read"};
     Position pos = start->copy();
     return std::unique_ptr<EmuPlayer>(new EmuPlayer(std::move(*game), std::move(pos), speed));
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,7 +22,11 @@ namespace eboard::daemon {
 
 class EmuPlayer {
   public:
-    /// Reads the first game of `pgn_path`. Errors: unreadable file, no game, an illegal move.
+    /// The largest game file read (a PGN database's first game is taken).
+    static constexpr std::size_t kMaxGameFileBytes = 4 << 20;
+    /// Reads the first game of `pgn_path`: a regular file of at most kMaxGameFileBytes, read
+    /// without waiting (read_small_file). Errors: unreadable, not a regular file, too large, no
+    /// game, an illegal move; they name the line and column, never quote the file.
     [[nodiscard]] static Expected<std::unique_ptr<EmuPlayer>> open(const std::string& pgn_path, double speed);
     ~EmuPlayer();
     EmuPlayer(const EmuPlayer&) = delete;

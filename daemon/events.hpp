@@ -21,8 +21,9 @@ namespace eboard::daemon {
 /// 1 = GAME `takeback`; ALERT `player`, `result` (flag) and `fen` (illegal move, mismatch).
 /// 2 = the INFO request (Appendix D.2.10.4: information on request).
 /// 3 = every ERROR reply has a `code` (commands.hpp ErrorCode).
+/// 4 = ERROR `too_many_clients` (on connect); ALERT `store_failed`.
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 3;
+inline constexpr int kProtoMinor = 4;
 
 struct VersionEvent {
     std::string release;

@@ -10,7 +10,8 @@ namespace eboard::daemon {
 enum class Priority : int { Error = 3, Warning = 4, Notice = 5, Info = 6, Debug = 7 };
 
 /// Writes one line "<N>text\n" to stderr in a single write(2), so lines from one process
-/// never interleave. Never throws.
+/// never interleave; a control character in `text` is written escaped (`\n`, `\t`, `\r`,
+/// `\xNN`), so that text from a client never makes a line of its own. Never throws.
 void log(Priority priority, std::string_view text) noexcept;
 
 inline void log_error(std::string_view text) noexcept { log(Priority::Error, text); }

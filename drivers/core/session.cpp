@@ -84,12 +84,13 @@ bool DeviceSession::poll(int max_wait_ms) {
     const TimeMs now = clock_();
     TimeMs wait = max_wait_ms < 0 ? kLongestWaitMs : std::min<TimeMs>(max_wait_ms, kLongestWaitMs);
     if (const TimeMs due = driver_->next_tick_ms(now); due != kNoTick) wait = std::min(wait, due - now);
+    if (resync_pending_) wait = std::min(wait, last_resync_ + kMinResyncIntervalMs - now);
     std::array<std::uint8_t, 512> buf{};
     const std::size_t n = wait_and_read(buf, std::max<TimeMs>(wait, 0));
     if (n > 0) {
         const std::span<const std::uint8_t> got(buf.data(), n);
         trace_.received(got);
-        const Framer::ResyncHandler resync = [this] { driver_->on_resync(clock_()); };
+        const Framer::ResyncHandler resync = [this] { resync_due(); };
         framer_.push(
             got, [this](std::span<const std::uint8_t> packet) { driver_->on_packet(packet, clock_()); },
             resync);
@@ -99,6 +100,7 @@ bool DeviceSession::poll(int max_wait_ms) {
         handle_disconnect();
         return reopen_ != nullptr;
     }
+    if (resync_pending_ && clock_() - last_resync_ >= kMinResyncIntervalMs) resync_due();
     driver_->on_tick(clock_());
     if (!transport_->disconnected()) return true;
     handle_disconnect();  // a write in on_tick failed
@@ -117,9 +119,23 @@ bool DeviceSession::shutdown(int max_wait_ms) {
     return driver_->stopped();
 }
 
+void DeviceSession::resync_due() {
+    // At most one resync (a board dump asked for) per kMinResyncIntervalMs: noise on the line
+    // would otherwise ask for one per read (issue 26); one asked for meanwhile comes after it.
+    const TimeMs now = clock_();
+    if (last_resync_ != kNoTick && now - last_resync_ < kMinResyncIntervalMs) {
+        resync_pending_ = true;
+        return;
+    }
+    resync_pending_ = false;
+    last_resync_ = now;
+    driver_->on_resync(now);
+}
+
 void DeviceSession::handle_disconnect() {
     if (down_reported_) return;
     down_reported_ = true;
+    resync_pending_ = false; // the start-up after a reconnection reads the board anew
     const TimeMs now = clock_();
     const std::string why = transport_ ? transport_->error() : std::string("closed");
     framer_.reset();  // a message cut by the disconnect is dropped and logged

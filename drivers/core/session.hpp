@@ -58,6 +58,9 @@ using TransportOpener = std::function<Expected<std::unique_ptr<Transport>>()>;
 
 class DeviceSession final : private DriverHost {
   public:
+    /// After garbage, a bad header or a cut message the driver resyncs (Driver::on_resync: a
+    /// board dump asked for) at most once per this many ms; one due meanwhile comes after it.
+    static constexpr TimeMs kMinResyncIntervalMs = 1000;
     using Clock = std::function<TimeMs()>;
     using EventSink = std::function<void(const DriverEvent&)>;
 
@@ -108,6 +111,8 @@ class DeviceSession final : private DriverHost {
     void emit(DriverEvent event) override;
     [[nodiscard]] std::optional<TimeMs> clock_ms() const override { return clock_(); }
     void handle_disconnect();
+    /// The framer saw garbage: Driver::on_resync now, or once kMinResyncIntervalMs passed.
+    void resync_due();
     void try_reopen(int max_wait_ms);
     // Waits up to `wait_ms` for input or wake(), then reads what is there.
     std::size_t wait_and_read(std::span<std::uint8_t> buf, TimeMs wait_ms);
@@ -126,6 +131,8 @@ class DeviceSession final : private DriverHost {
     TimeMs delay_ = 0, next_attempt_ = 0;
     int failed_attempts_ = 0;
     int wake_fd_ = -1;  // eventfd: wake()
+    TimeMs last_resync_ = kNoTick;  // of the last Driver::on_resync
+    bool resync_pending_ = false;   // a resync waits for kMinResyncIntervalMs to pass
 };
 
 /// Opens the board a URI names (`dgt:/dev/ttyACM0`): finds the driver in the registry, opens

@@ -160,6 +160,7 @@ void DgtDriver::on_version(int major, int minor, TimeMs now) {
     if (!linked_) host_->emit(LinkStatus{now, true, "board answers again"});
     linked_ = true;
     state_ = State::Ready;
+    alive_serial_.clear(); // maybe another board on this line now: its first answer is its own
     // Fewer than 10 bytes in one go: the board's input buffer is about 10 bytes (1).
     send({cmd::return_serialnr, cmd::send_brd,
           opt_.update_nice ? cmd::send_update_nice : cmd::send_update});
@@ -168,9 +169,31 @@ void DgtDriver::on_version(int major, int minor, TimeMs now) {
     request_version();  // clock present? (15 step 6)
 }
 
+bool DgtDriver::proves_alive(std::span<const std::uint8_t> p) const {
+    // Noise on the line frames now and then by chance (a message id, then a length that fits):
+    // only what a board that is there sends counts (issue 26). The fixed-length messages
+    // rarely frame by chance; text is the keep-alive's answer, the board's own serial number.
+    const auto data = p.subspan(3);
+    switch (p[0]) {
+    case msg::board_dump:
+    case msg::bwtime:
+    case msg::version: return true;
+    case msg::field_update: return data[0] < 64;
+    case msg::serialnr: {
+        const std::string serial = ascii_text(data);
+        return !serial.empty() && serial.find('?') == std::string::npos &&
+               (alive_serial_.empty() || serial == alive_serial_);
+    }
+    default: return false;
+    }
+}
+
 void DgtDriver::on_packet(std::span<const std::uint8_t> p, TimeMs now) {
-    last_rx_ = now;
-    missed_ = 0;
+    if (proves_alive(p)) {
+        last_rx_ = now;
+        missed_ = 0;
+        if (p[0] == msg::serialnr && alive_serial_.empty()) alive_serial_ = ascii_text(p.subspan(3));
+    }
     const std::uint8_t id = p[0];
     const auto data = p.subspan(3);
     switch (id) {

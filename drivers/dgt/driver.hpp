@@ -10,6 +10,8 @@
 
 #include <array>
 #include <optional>
+#include <span>
+#include <string>
 
 namespace eboard::drivers::dgt {
 
@@ -91,6 +93,10 @@ class DgtDriver final : public Driver, public ClockControl {
     const TraceChannel& trace_;
     DriverHost* host_ = nullptr;
     State state_ = State::Opening;
+    /// Whether packet `p` shows that the board is there (keep-alive, 15): a message a board
+    /// sends, valid; not one that noise on the line framed by chance.
+    [[nodiscard]] bool proves_alive(std::span<const std::uint8_t> p) const;
+    std::string alive_serial_; ///< the serial number the board answered since it was ready
     TimeMs started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0;
     TimeMs last_clock_probe_ = 0;
     int missed_ = 0;

@@ -2,6 +2,9 @@
 
 #include "tests/support/test_io.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <grp.h>
 #include <sys/stat.h>
@@ -13,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <atomic>
 #include <future>
 #include <thread>
@@ -228,4 +232,63 @@ TEST_CASE("client api: a request line decodes to a request, an ERROR or nothing"
     const std::string l = reply_line(junk.error);
     CHECK(l.find("not JSON: \xef\xbf\xbd{") != std::string::npos); // U+FFFD for the 0xff byte
     CHECK(std::count(l.begin(), l.end(), '\n') == 1);
+}
+
+TEST_CASE("client api: out of file descriptors, accepting pauses with a back-off, logged once, and resumes") {
+    // Issue 26: at `ulimit -n 32` accept() failed in a busy loop, 325,000 log lines in 2 s.
+    asio::io_context io;
+    FakeHandler handler;
+    ClientServer server{io, handler};
+    char tmpl[] = "/tmp/eboardd-api-XXXXXX";
+    const std::filesystem::path dir = mkdtemp(tmpl);
+    const std::string path = (dir / "s").string();
+    REQUIRE(server.listen(path, "").has_value());
+    // A timer of the loop once before: UBSan's vptr check of a type it has not seen yet needs
+    // descriptors (a pipe) and would report a false error with none left.
+    asio::steady_timer warm(io, std::chrono::milliseconds(0));
+    warm.async_wait([](const boost::system::error_code&) {});
+    io.run_for(std::chrono::milliseconds(10));
+    io.restart();
+    // The log goes to a file meanwhile.
+    const std::string log_path = (dir / "log").string();
+    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    REQUIRE(log_fd >= 0);
+    const int saved_stderr = ::dup(STDERR_FILENO);
+    REQUIRE(::dup2(log_fd, STDERR_FILENO) == STDERR_FILENO);
+    // A client waits in the backlog; then no descriptor is left for accept().
+    const int client = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+    REQUIRE(::connect(client, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    rlimit was{};
+    REQUIRE(::getrlimit(RLIMIT_NOFILE, &was) == 0);
+    rlimit none = was;
+    none.rlim_cur = 0;
+    REQUIRE(::setrlimit(RLIMIT_NOFILE, &none) == 0);
+    io.run_for(std::chrono::milliseconds(600));
+    REQUIRE(::setrlimit(RLIMIT_NOFILE, &was) == 0); // descriptors again: the client is taken
+    io.run_for(std::chrono::milliseconds(1500));
+    ::dup2(saved_stderr, STDERR_FILENO);
+    ::close(saved_stderr);
+    ::close(log_fd);
+    std::string version;
+    char buf[512];
+    pollfd p{client, POLLIN, 0};
+    if (::poll(&p, 1, 0) == 1) {
+        const ssize_t n = ::read(client, buf, sizeof buf);
+        if (n > 0) version.assign(buf, static_cast<std::size_t>(n));
+    }
+    ::close(client);
+    server.close();
+    std::ifstream in(log_path);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::filesystem::remove_all(dir);
+    INFO(lines.size() << " log lines");
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].find("<4>client api: accept: ") == 0);
+    CHECK(lines[0].find("accepting paused") != std::string::npos);
+    CHECK(lines[1] == "<5>client api: accepting clients again");
+    CHECK(version.find("\"VERSION\"") != std::string::npos);
 }

@@ -7,6 +7,9 @@
 
 #include "tests/daemon/harness.hpp"
 
+#include <sys/stat.h>
+
+#include <future>
 #include <map>
 #include <tuple>
 
@@ -78,6 +81,36 @@ TEST_CASE("emu- boards: an unknown emulator or an unreadable game is refused at 
                   (dir.path / "stderr").string());
         CHECK(d.wait_exit() == status);
         CHECK(slurp(dir.path / "stderr").find(says) != std::string::npos);
+    }
+}
+
+TEST_CASE("emu- boards: a game that is no regular file or too large is refused at start, its content never quoted") {
+    // Issue 26: /dev/zero was read without end (RSS +200 MB/s), a FIFO blocked the daemon, and
+    // a file that is no PGN had its first word quoted in the error.
+    TempDir dir("eboardd-emu-file");
+    const std::string fifo = (dir.path / "fifo").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const std::string secret = (dir.path / "shadow").string();
+    std::ofstream(secret) << "root:SECRET-HASH:19000:0:99999:7:::\n";
+    const std::string huge = (dir.path / "huge.pgn").string();
+    std::ofstream(huge) << std::string(5 << 20, ' ');
+    for (auto [file, says] : {std::pair<std::string, std::string>{fifo, "not a regular file"},
+                              {"/dev/zero", "not a regular file"},
+                              {huge, "larger than"},
+                              {secret, "not a PGN game"}}) {
+        INFO(file);
+        Process d(eboardd_bin(), {"--board", "emu-dgt:" + file, "--state-dir", (dir.path / "state").string()}, "",
+                  (dir.path / "stderr").string());
+        auto exited = std::async(std::launch::async, [&] { return d.wait_exit(); });
+        const bool gone = exited.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+        if (!gone) d.signal(SIGKILL);
+        REQUIRE(gone);
+        CHECK(exited.get() == 1);
+        const std::string err = slurp(dir.path / "stderr");
+        CHECK(err.find(says) != std::string::npos);
+        CHECK(err.find("SECRET") == std::string::npos);
+        CHECK(err.find("root:") == std::string::npos);
+        fs::remove(dir.path / "stderr");
     }
 }
 

@@ -1,11 +1,13 @@
 // DeviceSession reconnection (drivers/core/session.hpp): the back-off schedule on injected time
 // with a scripted transport, then the real drivers against the emulators over a pty when the
 // device is unplugged mid-game, pieces move while it is away, and it comes back; a disconnect
-// in the middle of a message.
+// in the middle of a message; noise on a silent board's line (issue 26).
 #include "harness.hpp"
 #include "line_harness.hpp"
 #include "millennium_harness.hpp"
 #include "pgn_moves.hpp"
+
+#include <random>
 
 using namespace eboard;
 using namespace eboard::drivers;
@@ -272,4 +274,52 @@ TEST_CASE("certabo and sentio over a pty: unplugged in the middle of a frame: th
         CHECK(h.all<SquareChange>().size() == changes);           // a dump, not square changes
         CHECK(h.last<LinkStatus>()->reason.rfind("reconnected", 0) == 0);
     }
+}
+
+TEST_CASE("session liveness: random bytes from a silent DGT board neither keep it connected nor ask for a dump "
+          "per read") {
+    // Issue 26: 956 kB of random bytes (40 kB/s) kept a silent board "connected" (noise frames
+    // by chance: a message id and a length that fits) and asked for 1,540 board dumps in 24 s.
+    TimeMs now = 0;
+    auto line = std::make_shared<Line>();
+    std::vector<LinkStatus> links;
+    DeviceSession s(
+        std::make_unique<ScriptedTransport>(line), std::make_unique<dgt::DgtDriver>(),
+        [&](const DriverEvent& e) {
+            if (const auto* l = std::get_if<LinkStatus>(&e)) links.push_back(*l);
+        },
+        [&] { return now; });
+    s.start();
+    for (; now < 400; now += 10) REQUIRE(s.poll(0));
+    line->incoming = {0x93, 0x00, 0x05, 0x03, 0x01};              // VERSION: ready
+    REQUIRE(s.poll(0));
+    line->incoming = {0x91, 0x00, 0x08, '1', '2', '3', '4', '5'}; // its serial number
+    now += 10;
+    REQUIRE(s.poll(0));
+    line->written.clear();
+
+    // The board falls silent; the line carries noise, 400 bytes every 10 ms.
+    std::mt19937 noise(26); // NOLINT(cert-msc51-cpp): the same noise on every run, reproducible
+    std::uniform_int_distribution<int> byte(0, 255);
+    const TimeMs silent_at = now;
+    std::size_t dumps_before_lost = 0;
+    TimeMs lost_at = -1;
+    for (; now < silent_at + 24000; now += 10) {
+        for (int i = 0; i < 400; ++i) line->incoming.push_back(static_cast<std::uint8_t>(byte(noise)));
+        REQUIRE(s.poll(0));
+        if (lost_at < 0) {
+            for (const std::uint8_t b : line->written) dumps_before_lost += b == dgt::cmd::send_brd;
+            line->written.clear();
+            if (links.size() > 1 && !links.back().connected) lost_at = now;
+        }
+    }
+    std::printf("noise: %zu bytes, %zu packets framed by chance, lost after %lld ms, %zu dumps asked before\n",
+                static_cast<std::size_t>(2400 * 400), s.framer_stats().packets,
+                static_cast<long long>(lost_at - silent_at), dumps_before_lost);
+    CHECK(s.framer_stats().packets > 0); // the noise did frame packets
+    // Gone once 3 keep-alives (1.5 s apart) went unanswered.
+    REQUIRE(lost_at >= 0);
+    CHECK(lost_at - silent_at <= 7000);
+    // One board dump per second at most while it counted as there.
+    CHECK(dumps_before_lost <= static_cast<std::size_t>((lost_at - silent_at) / DeviceSession::kMinResyncIntervalMs + 1));
 }
