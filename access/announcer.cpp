@@ -7,11 +7,7 @@ namespace eboard::access {
 namespace {
 
 // A line that only follows the moves: the announcements need no ending of their own.
-Game follow_line(Position start) {
-    Game g(Profile{}, std::move(start));
-    g.set_dead_position_test({});
-    return g;
-}
+Game follow_line(Position start) { return Game(Profile{}, std::move(start), {}); }
 
 /// The FEN without the halfmove clock and move number: what two boards must agree on.
 std::string_view placement_to_ep(std::string_view fen) {
@@ -72,8 +68,7 @@ std::optional<Spoken> Announcer::move_made(int ply, std::string_view uci,
     Color mover = line_.side_to_move();
     if (follows) {
         text = announce_move(line_.position(), m, settings_.announce);
-        if (line_.outcome().ended()) line_.end(Outcome{});  // the events go on: follow them
-        (void)line_.play(m);
+        (void)line_.play_on(m);  // the events go on after an ending: follow them
         if (placement_to_ep(line_.position().fen()) == placement_to_ep(fen_after)) {
             return spoken_side(settings_.moves, mover) ? std::optional(spoken(text, false))
                                                        : std::nullopt;

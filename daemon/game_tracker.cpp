@@ -22,9 +22,7 @@ Expected<Position> read_fen(const std::string& fen, bool chess960_hint = false) 
 // reconstruction's to find and announce (RESULT); the record only follows the moves, so it
 // runs no dead-position test of its own.
 Game record_line(const Profile& profile, Position start) {
-    Game g(profile, std::move(start));
-    g.set_dead_position_test({});
-    return g;
+    return Game(profile, std::move(start), {});
 }
 
 } // namespace
@@ -45,8 +43,7 @@ void GameTracker::push(Move m, bool completed) {
     const Position& before = position();
     Row row{to_san(before, m), to_uci(before, m), {}, completed};
     // A line that a rule ended (checkmate, 9.6) and the arbiter let go on follows the board.
-    if (line_.outcome().ended()) line_.end(Outcome{});
-    (void)line_.play(m);  // legal: the callers checked it
+    (void)line_.play_on(m);  // legal: the callers checked it
     rows_.push_back(std::move(row));
 }
 

@@ -147,9 +147,9 @@ bool any_castling_right(const Position& p) noexcept {
 
 } // namespace
 
-Game::Game(Profile profile, Position start)
+Game::Game(Profile profile, Position start, DeadPositionTest dead_test)
     : profile_(std::move(profile)), start_(start.copy()), pos_(std::move(start)),
-      dead_test_(dead_position_by_winnability) {
+      dead_test_(std::move(dead_test)) {
     keys_.push_back(compute_key(pos_));
     outcome_ = evaluate();
 }
@@ -225,6 +225,11 @@ Expected<Outcome> Game::play(Move m) {
     keys_.push_back(compute_key(pos_));
     outcome_ = evaluate();
     return outcome_;
+}
+
+Expected<Outcome> Game::play_on(Move m) {
+    if (outcome_.ended()) outcome_ = Outcome{};
+    return play(m);
 }
 
 Expected<Outcome> Game::play_uci(std::string_view uci) {

@@ -114,10 +114,12 @@ using CanMateTest = std::function<bool(const Position&, Color side)>;
 /// A game from a start position under a profile. Movable, not copyable.
 class Game {
   public:
-    /// A game from `start` (the standard position by default) under `profile`. If the start
-    /// position already ends the game (checkmate, stalemate, 9.6.2 by its halfmove clock, or
-    /// a dead position once a test is set), outcome() says so.
-    explicit Game(Profile profile, Position start = Position::startpos());
+    /// A game from `start` (the standard position by default) under `profile`, with `dead_test`
+    /// as its dead-position test (5.2.2; empty = never). If the start position already ends the
+    /// game (checkmate, stalemate, 9.6.2 by its halfmove clock, a dead position), outcome()
+    /// says so.
+    explicit Game(Profile profile, Position start = Position::startpos(),
+                  DeadPositionTest dead_test = dead_position_by_winnability);
 
     Game(Game&&) noexcept = default;
     Game& operator=(Game&&) noexcept = default;
@@ -156,6 +158,11 @@ class Game {
     /// Returns the outcome after the move: checkmate, stalemate, the profile's automatic
     /// draws (9.6; mate prevails on the 75th move when the profile says so), a dead position.
     Expected<Outcome> play(Move m);
+    /// play() for a line that follows a board (the reconstruction, the daemon's record, the
+    /// announcements): an outcome a rule gave (an arbiter's FEN of a dead position, a 9.6
+    /// draw the board played on past) does not stop it; the outcome after m is evaluated
+    /// afresh. Errors: "illegal move".
+    Expected<Outcome> play_on(Move m);
     /// play() for a move in UCI ("e2e4", "e7e8q", "e1g1").
     Expected<Outcome> play_uci(std::string_view uci);
 

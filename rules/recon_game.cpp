@@ -365,21 +365,19 @@ void Reconstructor::Impl::takeback(int ply) {
 
 void Reconstructor::Impl::start_line(Position start) {
     start_stm = start.side_to_move();
-    line.emplace(cfg.rules.profile, std::move(start));
-    promo_assumed.assign(1, false);
     // 5.2.2 after every move: the reconstruction's own test (static analyses, or the caller's
     // can_mate), so that a position is dead in the line exactly when the game ends for it.
-    line->set_dead_position_test([this](const Position& p) {
+    line.emplace(cfg.rules.profile, std::move(start), [this](const Position& p) {
         return mate_ability_per_move(p, Color::White) == MateAbility::Cannot &&
                mate_ability_per_move(p, Color::Black) == MateAbility::Cannot;
     });
+    promo_assumed.assign(1, false);
 }
 
 void Reconstructor::Impl::line_play(Move m, bool was_assumed) {
     // A start position that is already over (an arbiter's FEN of a dead position): the game
     // ends at the next move's checks, as the line follows the board until then.
-    if (line->outcome().ended()) line->end(Outcome{});
-    (void)line->play(m);  // m is one of succ, the legal moves of the line's position
+    (void)line->play_on(m);  // m is one of succ, the legal moves of the line's position
     promo_assumed.push_back(was_assumed);
 }
 
