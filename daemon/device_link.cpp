@@ -295,7 +295,7 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
     }
     AlertEvent out;
     static_cast<eboard::AlertEvent&>(out) = a;
-    // The reconstruction counts plies from the position it resumed from.
+    // The reconstruction counts plies from its line's start (ply_offset_).
     if (out.ply && *out.ply > 0) *out.ply += ply_offset_;
     else out.ply.reset();
     // The board shows an earlier position: the arbiter decides.
@@ -384,7 +384,7 @@ void DeviceLink::restart_game() {
     // press completes it). The reconstruction replays the moves the game's position
     // remembers: those since the start, or since the last illegal move that stood.
     const bool uncompleted = !game->last_completed() && game->position().history_size() > 0;
-    ply_offset_ = game->plies() - static_cast<int>(game->position().history_size());
+    ply_offset_ = game->line_start();
     restarting_ = true;
     const std::vector<ReconEvent> out =
         recon_.resume_game(game->position(), uncompleted, drivers::steady_now_ms());

@@ -115,8 +115,8 @@ class DeviceLink final : public BoardLink {
     /// The clock's first time report of this driver session, until the board was read
     /// (lever_first_seen waits for it).
     std::optional<drivers::ClockReport> unchecked_lever_;
-    /// The game's ply at which the reconstruction started (a resumed game, a take-back): its
-    /// plies count from there.
+    /// The game's ply at which the reconstruction's line starts (0, or the last illegal move
+    /// that stood; GameTracker::line_start()): its plies count from there.
     int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::function<void(const BoardSettings&)> on_learned_;

@@ -55,8 +55,6 @@ class GameTracker {
     /// The current position: the line's, whose undo stack holds the moves since the game's
     /// start or since the last illegal move that stood (line_start()).
     [[nodiscard]] const Position& position() const { return line_.position(); }
-    /// The Laws' game line since line_start().
-    [[nodiscard]] const Game& line() const { return line_; }
     /// The ply the line starts after: 0, or the last illegal move that stood.
     [[nodiscard]] int line_start() const { return base_; }
     [[nodiscard]] int plies() const { return static_cast<int>(rows_.size()); }
