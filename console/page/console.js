@@ -1,6 +1,6 @@
 // The arbiters' console (docs/console.md): one page for every board of a server (eboardd --http,
-// or eboard-hub for the hall). It follows the server's event stream (/api/events, server-sent
-// events: a `state` snapshot on every (re)connection, then a `board` message per change) and
+// or eboard-hub for the hall). It follows the server's live feed (/api/live, a WebSocket: a
+// `state` snapshot on every (re)connection, then a `board` message per change) and
 // sends arbiter actions as client API requests (/api/request). Plain code, no build step.
 "use strict";
 
@@ -176,26 +176,35 @@ function setConnected(yes) {
   c.dataset.connected = String(yes);
   c.textContent = yes ? "Live" : "Disconnected — reconnecting…";
 }
+// The server's live feed: a WebSocket at /api/live whose first message after every (re)connection
+// is the whole state, then one message per board that changed. The page reconnects by itself
+// (0.5 s, doubling to 10 s) and shows that it is disconnected meanwhile.
+let retryMs = 500;
 function connect() {
-  const es = new EventSource("/api/events");
-  es.addEventListener("open", () => setConnected(true));
-  es.addEventListener("error", () => setConnected(false)); // EventSource reconnects by itself
-  es.addEventListener("state", (e) => {
-    const s = JSON.parse(e.data);
-    boards.clear();
-    const now = performance.now();
-    for (const b of s.boards) boards.set(b.id, Object.assign(b, { receivedAt: now }));
-    loggedIn = !!s.logged_in;
-    $("server-name").textContent = s.server ? `— ${s.server}` : "";
-    render();
-    firstState = false;
-    setConnected(true);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/live`);
+  ws.addEventListener("message", (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "state") {
+      boards.clear();
+      const now = performance.now();
+      for (const b of msg.boards) boards.set(b.id, Object.assign(b, { receivedAt: now }));
+      loggedIn = !!msg.logged_in;
+      $("server-name").textContent = msg.server ? `— ${msg.server}` : "";
+      render();
+      firstState = false;
+      retryMs = 500;
+      setConnected(true);
+    } else if (msg.type === "board") {
+      const b = msg.board;
+      b.receivedAt = performance.now();
+      boards.set(b.id, b);
+      render();
+    }
   });
-  es.addEventListener("board", (e) => {
-    const b = JSON.parse(e.data);
-    b.receivedAt = performance.now();
-    boards.set(b.id, b);
-    render();
+  ws.addEventListener("close", () => {
+    setConnected(false);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 10000);
   });
 }
 
