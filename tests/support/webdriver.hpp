@@ -1,0 +1,125 @@
+// A real headless Chromium for the tests of the web pages (the arbiters' console): Debian's
+// chromium and chromium-driver, driven over the W3C WebDriver protocol (JSON over HTTP, Boost.Beast
+// as the client). ChromeDriver is ready when it prints that it started; every call has a deadline
+// (ChromeDriver's own, and a socket timeout here). Header-only.
+#pragma once
+
+#include "mosquitto.hpp" // free_loopback_port
+#include "process.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace eboard::test {
+
+/// The chromedriver binary, or "" when chromium-driver is not installed (scripts/deps installs it).
+inline std::string chromedriver_binary() {
+    for (const char* p : {"/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"})
+        if (::access(p, X_OK) == 0) return p;
+    return "";
+}
+
+/// One HTTP request to 127.0.0.1:port; the answer's body as JSON. Throws on a network error.
+inline nlohmann::json http_json(int port, boost::beast::http::verb verb, const std::string& target,
+                                const nlohmann::json& body = nullptr, int timeout_s = 60) {
+    namespace http = boost::beast::http;
+    boost::asio::io_context io;
+    boost::beast::tcp_stream stream(io);
+    stream.expires_after(std::chrono::seconds(timeout_s));
+    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
+                                                  static_cast<unsigned short>(port)));
+    http::request<http::string_body> req{verb, target, 11};
+    req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+    if (!body.is_null()) {
+        req.set(http::field::content_type, "application/json");
+        req.body() = body.dump();
+    }
+    req.prepare_payload();
+    http::write(stream, req);
+    boost::beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    boost::beast::error_code ec;
+    stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
+    return res.body().empty() ? nlohmann::json() : nlohmann::json::parse(res.body());
+}
+
+/// A headless Chromium session through a ChromeDriver of its own. Throws std::runtime_error
+/// with WebDriver's message when a command fails.
+class Browser {
+  public:
+    Browser() : dir_("eboard-chromium"), port_(free_loopback_port()) {
+        if (chromedriver_binary().empty()) throw std::runtime_error("chromium-driver is not installed (scripts/deps)");
+        driver_ = std::make_unique<Process>(chromedriver_binary(),
+                                            std::vector<std::string>{"--port=" + std::to_string(port_)}, "",
+                                            (dir_.path / "chromedriver.log").string());
+        for (;;) {
+            auto l = driver_->line(20000);
+            if (!l) throw std::runtime_error("chromedriver did not start");
+            if (l->find("started successfully") != std::string::npos) break;
+        }
+        const nlohmann::json caps = {
+            {"capabilities",
+             {{"alwaysMatch",
+               {{"browserName", "chrome"},
+                {"goog:chromeOptions",
+                 {{"args",
+                   {"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--window-size=1280,900", "--user-data-dir=" + (dir_.path / "profile").string()}}}}}}}}};
+        const auto r = command(boost::beast::http::verb::post, "/session", caps, false);
+        session_ = r["value"]["sessionId"].get<std::string>();
+    }
+    ~Browser() {
+        try {
+            if (!session_.empty()) command(boost::beast::http::verb::delete_, "", nullptr);
+        } catch (...) { // NOLINT(bugprone-empty-catch): the driver is killed below anyway
+        }
+    }
+    Browser(const Browser&) = delete;
+    Browser& operator=(const Browser&) = delete;
+
+    /// Loads `url` and waits for the page's load event.
+    void open(const std::string& url) { command(boost::beast::http::verb::post, "/url", {{"url", url}}); }
+    /// Runs `script` (a function body; `arguments` are `args`) in the page; its return value.
+    nlohmann::json run(const std::string& script, nlohmann::json args = nlohmann::json::array()) {
+        return command(boost::beast::http::verb::post, "/execute/sync", {{"script", script}, {"args", std::move(args)}})["value"];
+    }
+    /// Runs `script` asynchronously: it calls `arguments[arguments.length - 1](value)` when done
+    /// (e.g. from a MutationObserver); waits at most `timeout_ms`. Its value.
+    nlohmann::json run_async(const std::string& script, nlohmann::json args = nlohmann::json::array(),
+                             int timeout_ms = 20000) {
+        command(boost::beast::http::verb::post, "/timeouts", {{"script", timeout_ms}});
+        return command(boost::beast::http::verb::post, "/execute/async", {{"script", script}, {"args", std::move(args)}})["value"];
+    }
+    /// The page as a PNG image (the bytes, base64 as WebDriver gives it).
+    std::string screenshot_base64() {
+        return command(boost::beast::http::verb::get, "/screenshot", nullptr)["value"].get<std::string>();
+    }
+
+  private:
+    nlohmann::json command(boost::beast::http::verb verb, const std::string& path, const nlohmann::json& body,
+                           bool in_session = true) {
+        const std::string target = in_session ? "/session/" + session_ + path : path;
+        auto r = http_json(port_, verb, target, verb == boost::beast::http::verb::get ? nullptr : body);
+        if (r.contains("value") && r["value"].is_object() && r["value"].contains("error"))
+            throw std::runtime_error("webdriver: " + r["value"]["error"].get<std::string>() + ": " +
+                                     r["value"].value("message", std::string()));
+        return r;
+    }
+
+    TempDir dir_;
+    int port_;
+    std::unique_ptr<Process> driver_;
+    std::string session_;
+};
+
+} // namespace eboard::test
