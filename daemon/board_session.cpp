@@ -246,8 +246,9 @@ Expected<bool> BoardSession::set_position(const std::string& fen, std::int64_t n
     if (game_) {
         // One of the game's own positions: a restoration, so take the game back to it.
         const std::string want = fen_core(check->start_fen());
+        const auto fens = game_->fens();
         for (int ply = game_->plies(); ply >= 0; --ply)
-            if (fen_core(game_->fen_after(ply)) == want) return take_back(ply, now_ms);
+            if (fen_core(fens[static_cast<std::size_t>(ply)]) == want) return take_back(ply, now_ms);
     }
     auto id = new_game(fen, now_ms);
     if (!id) return id.error();

@@ -118,6 +118,18 @@ std::string GameTracker::fen_after(int ply) const {
     return copy.position().fen();
 }
 
+std::vector<std::string> GameTracker::fens() const {
+    std::vector<std::string> out(static_cast<std::size_t>(plies()) + 1);
+    Position p = line_.position().copy();
+    for (int ply = plies(); ply >= base_; --ply) {
+        out[static_cast<std::size_t>(ply)] = p.fen();
+        if (ply > base_) p.unmake_move();
+    }
+    for (int ply = 1; ply < base_; ++ply) out[static_cast<std::size_t>(ply)] = fen_after(ply); // before an A.5.2 line
+    out[0] = start_fen_;
+    return out;
+}
+
 Expected<MoveEvent> GameTracker::play(int ply, Move move, Completion how,
                                       std::optional<MoveClock> clock) {
     if (ply < 1 || ply > plies() + 1)

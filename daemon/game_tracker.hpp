@@ -79,6 +79,9 @@ class GameTracker {
     }
     /// The FEN after `ply` (0 = the start position); "" when out of range.
     [[nodiscard]] std::string fen_after(int ply) const;
+    /// The FEN after every ply: [0] the start position .. [plies()] the current one, from one
+    /// walk back over a copy of the position (fen_after() for each would copy it each time).
+    [[nodiscard]] std::vector<std::string> fens() const;
 
   private:
     // One ply of the record: what the store keeps of it beside the line's move.
