@@ -1,0 +1,160 @@
+// web/server: routing, limits, WebSocket messages, oversize frames, slow clients, close.
+#include "tests/support/ws_client.hpp"
+#include "web/server.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+
+#include <atomic>
+#include <future>
+#include <thread>
+
+using eboard::test::http_get;
+using eboard::test::WsClient;
+using eboard::web::ListenAddress;
+
+namespace {
+
+/// A server on its own loop thread, on a free loopback port.
+struct Running {
+    boost::asio::io_context io;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
+    eboard::web::Server server;
+    std::thread thread;
+
+    explicit Running(const eboard::web::Limits& limits = {}) : server(io, limits) {}
+    void start() {
+        auto ok = server.listen(ListenAddress{"127.0.0.1", 0});
+        REQUIRE(ok);
+        thread = std::thread([this] { io.run(); });
+    }
+    /// Runs `f` on the loop and waits for it.
+    template <typename F>
+    auto on_loop(F f) {
+        std::packaged_task<decltype(f())()> task(std::move(f));
+        auto result = task.get_future();
+        boost::asio::post(io, [&task] { task(); });
+        return result.get();
+    }
+    ~Running() {
+        on_loop([this] {
+            server.close();
+            return 0;
+        });
+        work.reset();
+        thread.join();
+    }
+};
+
+} // namespace
+
+TEST_CASE("web: ADDR:PORT is parsed, loopback is told from the rest") {
+    auto a = eboard::web::parse_listen_address("127.0.0.1:1982");
+    REQUIRE(a);
+    CHECK(a->address == "127.0.0.1");
+    CHECK(a->port == 1982);
+    CHECK(eboard::web::is_loopback(*a));
+    auto v6 = eboard::web::parse_listen_address("[::1]:80");
+    REQUIRE(v6);
+    CHECK(v6->address == "::1");
+    CHECK(eboard::web::is_loopback(*v6));
+    auto local = eboard::web::parse_listen_address("localhost:1982");
+    REQUIRE(local);
+    CHECK(local->address == "127.0.0.1");
+    auto any = eboard::web::parse_listen_address("0.0.0.0:1982");
+    REQUIRE(any);
+    CHECK_FALSE(eboard::web::is_loopback(*any));
+    CHECK_FALSE(eboard::web::parse_listen_address("1982"));
+    CHECK_FALSE(eboard::web::parse_listen_address("127.0.0.1:70000"));
+    CHECK_FALSE(eboard::web::parse_listen_address("127.0.0.1:"));
+    CHECK_FALSE(eboard::web::parse_listen_address("::1:80"));
+    CHECK_FALSE(eboard::web::parse_listen_address("example.org:80"));
+}
+
+TEST_CASE("web: GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge head") {
+    eboard::web::Limits limits;
+    limits.max_header_bytes = 1024;
+    Running r(limits);
+    r.server.get("/a", [](const eboard::web::Request& req) {
+        return eboard::web::Response{200, "text/plain", "a:" + req.query, {{"Access-Control-Allow-Origin", "*"}}};
+    });
+    r.server.websocket("/ws", {});
+    r.start();
+    const auto port = r.server.port();
+    REQUIRE(port != 0);
+    auto ok = http_get("127.0.0.1", port, "/a?x=1");
+    CHECK(ok.status == 200);
+    CHECK(ok.body == "a:x=1");
+    CHECK(ok.content_type == "text/plain");
+    CHECK(http_get("127.0.0.1", port, "/b").status == 404);
+    CHECK(http_get("127.0.0.1", port, "/ws").status == 426);
+    CHECK(http_get("127.0.0.1", port, "/a?" + std::string(2000, 'x')).status == 431);
+}
+
+TEST_CASE("web: WebSocket messages both ways; an oversize frame is reported and the connection stays usable") {
+    eboard::web::Limits limits;
+    limits.max_frame_bytes = 1024;
+    Running r(limits);
+    std::atomic<std::size_t> oversize{0};
+    eboard::web::WebSocketHandlers h;
+    h.on_open = [](const std::shared_ptr<eboard::web::WebSocket>& ws) { ws->send("hello " + std::string(ws->request().header("origin"))); };
+    h.on_message = [](const std::shared_ptr<eboard::web::WebSocket>& ws, std::string_view text) { ws->send("echo " + std::string(text)); };
+    h.on_oversize = [&](const std::shared_ptr<eboard::web::WebSocket>& ws, std::string_view prefix, std::size_t size) {
+        oversize = size;
+        ws->send("too big " + std::to_string(prefix.size()) + " " + std::to_string(size));
+    };
+    r.server.websocket("/ws", h);
+    r.start();
+    WsClient client("127.0.0.1", r.server.port(), "/ws", "https://example.org");
+    CHECK(client.receive() == "hello https://example.org");
+    client.send("one");
+    CHECK(client.receive() == "echo one");
+    client.send(std::string(1 << 20, 'x'));
+    CHECK(client.receive() == "too big 1024 1048576");
+    CHECK(oversize == (1U << 20));
+    client.send("two");
+    CHECK(client.receive() == "echo two");
+}
+
+TEST_CASE("web: a client whose output outgrows its queue is closed, the others go on") {
+    eboard::web::Limits limits;
+    limits.max_queued_bytes = 64 * 1024;
+    Running r(limits);
+    std::atomic<int> closed{0};
+    eboard::web::WebSocketHandlers h;
+    h.on_message = [](const std::shared_ptr<eboard::web::WebSocket>& ws, std::string_view text) {
+        if (text == "flood")
+            for (int i = 0; i < 100; ++i) ws->send(std::string(4096, 'y'));
+        else
+            ws->send(std::string(text));
+    };
+    h.on_close = [&](const std::shared_ptr<eboard::web::WebSocket>&) { ++closed; };
+    r.server.websocket("/ws", h);
+    r.start();
+    WsClient slow("127.0.0.1", r.server.port(), "/ws");
+    WsClient other("127.0.0.1", r.server.port(), "/ws");
+    slow.send("flood");
+    std::size_t got = 0;
+    while (!slow.closed_by_server(std::chrono::seconds(10))) ++got;
+    CHECK(got * 4096 <= limits.max_queued_bytes);
+    CHECK(r.on_loop([&] { return closed.load(); }) == 1); // after the loop's turn that closed it
+    other.send("still here");
+    CHECK(other.receive() == "still here");
+}
+
+TEST_CASE("web: close() closes the WebSocket clients and stops accepting") {
+    Running r;
+    r.server.websocket("/ws", {});
+    r.start();
+    const auto port = r.server.port();
+    WsClient client("127.0.0.1", port, "/ws");
+    CHECK(r.on_loop([&] { return r.server.connections(); }) == 1);
+    r.on_loop([&] {
+        r.server.close();
+        return 0;
+    });
+    CHECK(client.closed_by_server(std::chrono::seconds(10)));
+    CHECK_THROWS(http_get("127.0.0.1", port, "/ws"));
+}
