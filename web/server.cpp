@@ -99,6 +99,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     Limits limits;
     std::optional<tcp::acceptor> acceptor;
     std::map<std::string, GetHandler, std::less<>> gets;
+    std::map<std::string, GetHandler, std::less<>> posts;
     std::map<std::string, std::shared_ptr<WebSocketHandlers>, std::less<>> sockets;
     std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> open;
     std::uint64_t next_id = 1;
@@ -310,9 +311,14 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         }
         Response res;
         const bool head = req.method() == http::verb::head;
-        if (const auto route = server_->gets.find(path); route != server_->gets.end()) {
+        const auto post = server_->posts.find(path);
+        if (post != server_->posts.end() && req.method() == http::verb::post) {
+            res = post->second(to_request(req));
+        } else if (const auto route = server_->gets.find(path); route != server_->gets.end()) {
             if (req.method() == http::verb::get || head) res = route->second(to_request(req));
             else res = Response{405, "text/plain", "method not allowed\n", {{"Allow", "GET, HEAD"}}};
+        } else if (post != server_->posts.end()) {
+            res = Response{405, "text/plain", "method not allowed\n", {{"Allow", "POST"}}};
         } else if (server_->sockets.contains(path)) {
             res = Response{426, "text/plain", "a WebSocket endpoint\n", {{"Upgrade", "websocket"}}};
         } else {
@@ -371,6 +377,10 @@ Server::Server(asio::io_context& io, const Limits& limits) : impl_(std::make_sha
 Server::~Server() { close(); }
 
 void Server::get(std::string path, GetHandler handler) { impl_->gets.insert_or_assign(std::move(path), std::move(handler)); }
+
+void Server::post(std::string path, GetHandler handler) {
+    impl_->posts.insert_or_assign(std::move(path), std::move(handler));
+}
 
 void Server::websocket(std::string path, WebSocketHandlers handlers) {
     impl_->sockets.insert_or_assign(std::move(path), std::make_shared<WebSocketHandlers>(std::move(handlers)));

@@ -105,7 +105,7 @@ struct WebSocketHandlers {
     std::function<void(const std::shared_ptr<WebSocket>&)> on_close;
 };
 
-/// A GET handler: the response for one request.
+/// A handler of GET or POST requests: the response for one request.
 using GetHandler = std::function<Response(const Request&)>;
 
 /// The server. Routes are exact paths (no patterns); register them before listen().
@@ -121,6 +121,9 @@ class Server {
 
     /// Serves GET (and HEAD) on `path` with `handler`.
     void get(std::string path, GetHandler handler);
+    /// Serves POST on `path` with `handler` (the request's body in Request::body, at most
+    /// Limits::max_body_bytes: 413 beyond). A path may have both a GET and a POST handler.
+    void post(std::string path, GetHandler handler);
     /// Upgrades requests on `path` to WebSocket; a plain GET there gets 426 unless get() also
     /// registered the path. Any Origin is accepted.
     void websocket(std::string path, WebSocketHandlers handlers);

@@ -6,11 +6,8 @@
 
 #include "mosquitto.hpp" // free_loopback_port
 #include "process.hpp"
+#include "ws_client.hpp"
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -26,31 +23,6 @@ inline std::string chromedriver_binary() {
     for (const char* p : {"/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"})
         if (::access(p, X_OK) == 0) return p;
     return "";
-}
-
-/// One HTTP request to 127.0.0.1:port; the answer's body as JSON. Throws on a network error.
-inline nlohmann::json http_json(int port, boost::beast::http::verb verb, const std::string& target,
-                                const nlohmann::json& body = nullptr, int timeout_s = 60) {
-    namespace http = boost::beast::http;
-    boost::asio::io_context io;
-    boost::beast::tcp_stream stream(io);
-    stream.expires_after(std::chrono::seconds(timeout_s));
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
-                                                  static_cast<unsigned short>(port)));
-    http::request<http::string_body> req{verb, target, 11};
-    req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-    if (!body.is_null()) {
-        req.set(http::field::content_type, "application/json");
-        req.body() = body.dump();
-    }
-    req.prepare_payload();
-    http::write(stream, req);
-    boost::beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(stream, buf, res);
-    boost::beast::error_code ec;
-    stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
-    return res.body().empty() ? nlohmann::json() : nlohmann::json::parse(res.body());
 }
 
 /// A headless Chromium session through a ChromeDriver of its own. Throws std::runtime_error
@@ -109,7 +81,10 @@ class Browser {
     nlohmann::json command(boost::beast::http::verb verb, const std::string& path, const nlohmann::json& body,
                            bool in_session = true) {
         const std::string target = in_session ? "/session/" + session_ + path : path;
-        auto r = http_json(port_, verb, target, verb == boost::beast::http::verb::get ? nullptr : body);
+        const auto reply = http_request("127.0.0.1", static_cast<std::uint16_t>(port_), verb, target,
+                                        body.is_null() ? "" : body.dump(), {{"Content-Type", "application/json"}},
+                                        std::chrono::seconds(60));
+        auto r = reply.body.empty() ? nlohmann::json() : nlohmann::json::parse(reply.body);
         if (r.contains("value") && r["value"].is_object() && r["value"].contains("error"))
             throw std::runtime_error("webdriver: " + r["value"]["error"].get<std::string>() + ": " +
                                      r["value"].value("message", std::string()));

@@ -15,6 +15,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace eboard::test {
 
@@ -33,31 +36,54 @@ struct HttpReply {
     unsigned status = 0;
     std::string body;
     std::string content_type;
+    std::vector<std::pair<std::string, std::string>> headers; ///< every header, name and value
+
+    /// The first header of that name (case-insensitive), "" when absent.
+    [[nodiscard]] std::string header(std::string_view name) const {
+        for (const auto& [n, v] : headers)
+            if (boost::beast::iequals(n, boost::beast::string_view(name.data(), name.size()))) return v;
+        return "";
+    }
 };
 
-/// One GET (HTTP/1.1, connection closed after it).
-inline HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
-                          std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+/// One request (HTTP/1.1, connection closed after it) with `headers` and, unless empty, `body`.
+inline HttpReply http_request(const std::string& host, std::uint16_t port, boost::beast::http::verb verb,
+                              const std::string& target, const std::string& body = "",
+                              const std::vector<std::pair<std::string, std::string>>& headers = {},
+                              std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     namespace beast = boost::beast;
     namespace http = beast::http;
     boost::asio::io_context io;
     beast::tcp_stream stream(io);
     stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address(host), port));
-    http::request<http::empty_body> req{http::verb::get, target, 11};
+    http::request<http::string_body> req{verb, target, 11};
     req.set(http::field::host, host + ":" + std::to_string(port));
+    for (const auto& [name, value] : headers) req.set(name, value);
     req.keep_alive(false);
+    if (!body.empty()) req.body() = body;
+    req.prepare_payload();
     http::write(stream, req);
     beast::flat_buffer buffer;
     http::response<http::string_body> res;
     bool done = false;
     beast::error_code error;
+    const std::string what = "HTTP " + std::string(http::to_string(verb)) + " " + target;
     http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
         error = ec;
         done = true;
     });
-    run_until(io, done, timeout, "HTTP GET " + target);
-    if (error) throw std::runtime_error("HTTP GET " + target + ": " + error.message());
-    return HttpReply{res.result_int(), res.body(), std::string(res[http::field::content_type])};
+    run_until(io, done, timeout, what);
+    if (error) throw std::runtime_error(what + ": " + error.message());
+    // NOLINTNEXTLINE(clang-analyzer-cplusplus.Move): async_read moves a pointer to res, not res
+    HttpReply out{res.result_int(), res.body(), std::string(res[http::field::content_type]), {}};
+    for (const auto& f : res) out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+    return out;
+}
+
+/// One GET (HTTP/1.1, connection closed after it).
+inline HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    return http_request(host, port, boost::beast::http::verb::get, target, "", {}, timeout);
 }
 
 /// A WebSocket client: connect, send text, receive text within a deadline.

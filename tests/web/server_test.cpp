@@ -93,7 +93,7 @@ TEST_CASE("web: GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge hea
     CHECK(http_get("127.0.0.1", port, "/a?" + std::string(2000, 'x')).status == 431);
 }
 
-TEST_CASE("web: WebSocket messages both ways; an oversize frame is reported and the connection stays usable") {
+TEST_CASE("web: WebSocket messages both ways, an oversize frame is reported and the connection stays usable") {
     eboard::web::Limits limits;
     limits.max_frame_bytes = 1024;
     Running r(limits);
@@ -157,4 +157,28 @@ TEST_CASE("web: close() closes the WebSocket clients and stops accepting") {
     });
     CHECK(client.closed_by_server(std::chrono::seconds(10)));
     CHECK_THROWS(http_get("127.0.0.1", port, "/ws"));
+}
+
+TEST_CASE("web: POST routes get the body, GET on a POST-only path is 405, a body over the limit 413") {
+    eboard::web::Limits limits;
+    limits.max_body_bytes = 1024;
+    Running r(limits);
+    r.server.post("/p", [](const eboard::web::Request& req) {
+        return eboard::web::Response{200, "text/plain", std::string(req.header("content-type")) + ":" + req.body, {}};
+    });
+    r.server.get("/both", [](const eboard::web::Request&) { return eboard::web::Response{200, "text/plain", "get", {}}; });
+    r.server.post("/both", [](const eboard::web::Request&) { return eboard::web::Response{200, "text/plain", "post", {}}; });
+    r.start();
+    const auto port = r.server.port();
+    using boost::beast::http::verb;
+    auto p = eboard::test::http_request("127.0.0.1", port, verb::post, "/p", "{\"a\":1}", {{"Content-Type", "application/json"}});
+    CHECK(p.status == 200);
+    CHECK(p.body == "application/json:{\"a\":1}");
+    auto g = http_get("127.0.0.1", port, "/p");
+    CHECK(g.status == 405);
+    CHECK(g.header("Allow") == "POST");
+    CHECK(http_get("127.0.0.1", port, "/both").body == "get");
+    CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/both", "x").body == "post");
+    CHECK(eboard::test::http_request("127.0.0.1", port, verb::put, "/both", "x").status == 405);
+    CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/p", std::string(2000, 'x')).status == 413);
 }
