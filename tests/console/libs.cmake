@@ -1,1 +1,1 @@
-target_link_libraries(test_${name} PRIVATE eboard_console)
+target_link_libraries(test_${name} PRIVATE eboard_console eboard_console_server eboard_web_quirks)

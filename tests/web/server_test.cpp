@@ -1,54 +1,19 @@
 // web/server: routing, limits, WebSocket messages, oversize frames, slow clients, close.
+#include "tests/support/web_server.hpp"
 #include "tests/support/ws_client.hpp"
 #include "web/server.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 
 #include <atomic>
-#include <future>
 #include <thread>
 
 using eboard::test::http_get;
 using eboard::test::WsClient;
-using eboard::web::ListenAddress;
 
-namespace {
-
-/// A server on its own loop thread, on a free loopback port.
-struct Running {
-    boost::asio::io_context io;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
-    eboard::web::Server server;
-    std::thread thread;
-
-    explicit Running(const eboard::web::Limits& limits = {}) : server(io, limits) {}
-    void start() {
-        auto ok = server.listen(ListenAddress{"127.0.0.1", 0});
-        REQUIRE(ok);
-        thread = std::thread([this] { io.run(); });
-    }
-    /// Runs `f` on the loop and waits for it.
-    template <typename F>
-    auto on_loop(F f) {
-        std::packaged_task<decltype(f())()> task(std::move(f));
-        auto result = task.get_future();
-        boost::asio::post(io, [&task] { task(); });
-        return result.get();
-    }
-    ~Running() {
-        on_loop([this] {
-            server.close();
-            return 0;
-        });
-        work.reset();
-        thread.join();
-    }
-};
-
-} // namespace
+using Running = eboard::test::RunningServer;
 
 TEST_CASE("web: ADDR:PORT is parsed, loopback is told from the rest") {
     auto a = eboard::web::parse_listen_address("127.0.0.1:1982");
