@@ -69,6 +69,8 @@ struct Config {
     std::string socket;        ///< "" = no client socket
     std::string socket_group;  ///< group owning the socket (mode 0660); "" = the daemon's
     int max_clients = 64;      ///< clients on the socket at once (ClientServer::kDefaultMaxClients)
+    std::string http;          ///< --http ADDR:PORT: the arbiters' console (docs/console.md); "" = none
+    std::string arbiter_password_file; ///< the console's arbiter password (first line); "" = none
     std::optional<std::string> simulate; ///< set by --simulate; "" = the embedded game
     IllegalFeedback illegal_feedback = IllegalFeedback::OnCompletion;
     double mismatch_grace_s = 5.0; ///< seconds before position_mismatch is alerted

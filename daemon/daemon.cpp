@@ -47,6 +47,7 @@ Daemon::~Daemon() {
     boards_.stop_all();
     retired_.abandon(kRetiredExitWaitMs);
     if (server_) server_->close();
+    if (http_) http_->close();
     if (events_owned_ && events_fd_ >= 0) ::close(events_fd_);
     if (lock_fd_ >= 0) ::close(lock_fd_); // the state directory's lock goes with it
 }
@@ -197,6 +198,11 @@ Expected<bool> Daemon::check_config() {
     if (!config_.pgn_dir.empty()) {
         if (auto ok = check_writable_dir(config_.pgn_dir); !ok) return Error{"--pgn-dir: " + ok.error().message};
     }
+    if (!config_.http.empty()) {
+        if (auto ok = HttpConsole::check(config_.http, config_.arbiter_password_file); !ok) return ok.error();
+    } else if (!config_.arbiter_password_file.empty()) {
+        return Error{"--arbiter-password-file: only with --http (the console's actions need it)"};
+    }
     return true;
 }
 
@@ -256,6 +262,13 @@ Expected<bool> Daemon::open() {
         log_info("client api: listening on " + config_.socket);
     }
     recorder_->add_sink([this](const Event&, const std::string& line) { server_->broadcast(line); });
+    if (!config_.http.empty()) {
+        auto console = HttpConsole::open(io_, config_.http, config_.arbiter_password_file, *dispatcher_);
+        if (!console) return console.error();
+        http_ = std::move(*console);
+        log_info("arbiters' console: http://" + config_.http + "/ (port " + std::to_string(http_->port()) + ")");
+        recorder_->add_sink([this](const Event&, const std::string& line) { http_->observe(line); });
+    }
     recorder_->add_sink([this](const Event& e, const std::string&) {
         if (std::holds_alternative<BoardEvent>(e) || std::holds_alternative<GameEvent>(e))
             supervisor_.schedule_status();
@@ -318,6 +331,7 @@ void Daemon::stop() {
     if (recorder_ && !recorder_->finish()) exit_status_ = 1;
     boards_.stop_all();
     supervisor_.cancel();
+    if (http_) http_->close();
     // The loop goes on until every client has its last output (or kClientDrain passed): the
     // events sent just before (a simulation's final MOVE, RESULT and GAME end) would be lost.
     if (server_) server_->close_gracefully(kClientDrain, [this] { io_.stop(); });

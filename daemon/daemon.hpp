@@ -7,6 +7,7 @@
 //   RequestDispatcher  the client API's requests, one handler per request type
 //   EmulatedBoards     `--simulate` and `emu-` boards (the emulators library)
 //   Recorder, Store, ClientServer, SpeechSink: the store and the sinks of the events.
+//   HttpConsole        --http: the arbiters' console (docs/console.md)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -19,6 +20,7 @@
 #include "daemon/config.hpp"
 #include "daemon/deadlines.hpp"
 #include "daemon/emulated_boards.hpp"
+#include "daemon/http_console.hpp"
 #include "daemon/recorder.hpp"
 #include "daemon/request_dispatch.hpp"
 #include "daemon/retired_boards.hpp"
@@ -79,6 +81,7 @@ class Daemon final {
     std::unique_ptr<Store> store_;
     std::unique_ptr<Recorder> recorder_;
     std::unique_ptr<ClientServer> server_;
+    std::unique_ptr<HttpConsole> http_; ///< --http: the arbiters' console
     EmulatedBoards emulated_;
     BoardRegistry boards_;
     RetiredBoards retired_{io_};

@@ -72,9 +72,32 @@ class Browser {
         command(boost::beast::http::verb::post, "/timeouts", {{"script", timeout_ms}});
         return command(boost::beast::http::verb::post, "/execute/async", {{"script", script}, {"args", std::move(args)}})["value"];
     }
-    /// The page as a PNG image (the bytes, base64 as WebDriver gives it).
-    std::string screenshot_base64() {
-        return command(boost::beast::http::verb::get, "/screenshot", nullptr)["value"].get<std::string>();
+    /// The page as a PNG image (its bytes).
+    std::string screenshot_png() {
+        return base64_decode(command(boost::beast::http::verb::get, "/screenshot", nullptr)["value"].get<std::string>());
+    }
+
+    /// The bytes of base64 text (RFC 4648; what is not of its alphabet is skipped).
+    static std::string base64_decode(const std::string& text) {
+        std::string out;
+        unsigned bits = 0;
+        int count = 0;
+        for (const char ch : text) {
+            int v = -1;
+            if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
+            else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
+            else if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
+            else if (ch == '+') v = 62;
+            else if (ch == '/') v = 63;
+            if (v < 0) continue;
+            bits = (bits << 6) | static_cast<unsigned>(v);
+            count += 6;
+            if (count >= 8) {
+                count -= 8;
+                out += static_cast<char>((bits >> count) & 0xFF);
+            }
+        }
+        return out;
     }
 
   private:

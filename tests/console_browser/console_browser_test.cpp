@@ -1,0 +1,182 @@
+// The arbiters' console of eboardd --http in a real headless Chromium (Debian's chromium and
+// chromium-driver over WebDriver): three boards (an emulated DGT board and DGT3000 clock moved by
+// the test, two emulated boards replaying a real game that ends in checkmate), an illegal move whose alert the page must
+// show within 1 s of the ALERT event, the arbiter's login (a wrong password refused), the penalty
+// applied from the page and seen on the clock, a cross-site form refused, and every board's
+// data-fen against the events. It also writes the screenshot docs/console.png is made from
+// (build/tests/console.png). Waits are on events, the emulator's state and DOM observers.
+#include <catch2/catch.hpp>
+
+#include "tests/support/process.hpp"
+#include "tests/support/webdriver.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "daemon/daemon.hpp"
+#include "drivers/emu/dgt_emulator.hpp"
+
+using namespace eboard;
+using namespace eboard::daemon;
+using eboard::test::LineSocket;
+using nlohmann::json;
+
+namespace {
+
+std::int64_t wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+/// The events of a watching client, with the FEN each board last showed (GAME start or MOVE).
+struct Watch {
+    LineSocket socket;
+    std::map<std::string, std::string> fen;
+    std::map<std::string, int> results;
+    explicit Watch(const std::string& path) : socket(path) {
+        (void)next();
+        socket.send("{\"class\":\"WATCH\"}\n");
+    }
+    json next() {
+        auto l = socket.line();
+        REQUIRE(l.has_value()); // the daemon said nothing in time
+        json j = json::parse(*l);
+        const std::string cls = j.value("class", "");
+        if (cls == "MOVE" || (cls == "GAME" && j.value("event", "") != "end")) fen[j["board"]] = j["fen"];
+        if (cls == "RESULT") ++results[j["board"]];
+        return j;
+    }
+    json next_of(const std::string& cls) {
+        for (;;) {
+            json j = next();
+            if (j["class"] == cls) return j;
+        }
+    }
+};
+
+/// Waits in the page until `selector` matches an element (a MutationObserver, no polling);
+/// returns Date.now() at that moment. Throws after `timeout_ms`.
+const char* const kWaitFor = R"(
+const [selector, done] = arguments;
+const seen = () => document.querySelector(selector);
+if (seen()) return done(Date.now());
+new MutationObserver((_, o) => { if (seen()) { o.disconnect(); done(Date.now()); } })
+  .observe(document.documentElement, {childList: true, subtree: true, attributes: true, characterData: true});
+)";
+
+} // namespace
+
+TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert within 1 s, the penalty applied from the page") {
+    eboard::test::TempDir dir("eboardd-console");
+    drivers::emu::DgtEmulatorOptions eo;
+    eo.clock.left_ms = eo.clock.right_ms = 10 * 60 * 1000;
+    drivers::emu::DgtEmulator board(eo);
+    const auto password = (dir.path / "arbiter-password").string();
+    std::ofstream(password) << "hall-arbiter\n";
+    ::chmod(password.c_str(), 0600);
+    const int port = eboard::test::free_loopback_port();
+
+    Config c;
+    c.boards.push_back(BoardConfig{"dgt:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
+    c.boards.push_back(BoardConfig{"emu-dgt:" EBOARD_REPO_DATA "/games/molinari-bordais-1979.pgn", "t2", {}, {}, {}, {}, {}, {}, {}});
+    c.boards.push_back(BoardConfig{"emu-certabo:" EBOARD_REPO_DATA "/games/molinari-bordais-1979.pgn", "t3", {}, {}, {}, {}, {}, {}, {}});
+    c.speed = 100;
+    c.state_dir = (dir.path / "state").string();
+    c.socket = (dir.path / "s").string();
+    c.white_side = WhiteSide::Left;
+    c.http = "127.0.0.1:" + std::to_string(port);
+    c.arbiter_password_file = password;
+    eboard::test::NotifySocket notify((dir.path / "notify").string());
+    setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
+    Daemon daemon(c);
+    int status = -1;
+    std::thread loop([&] { status = daemon.run(); });
+    REQUIRE(notify.wait_for("READY=1"));
+    unsetenv("NOTIFY_SOCKET");
+    Watch watch(c.socket);
+
+    eboard::test::Browser browser;
+    const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/";
+    browser.open(url);
+    browser.run_async(kWaitFor, {"[data-board='t1'][data-fen*='/']"});
+
+    // The game on t1 starts from the board's start position.
+    for (;;) {
+        const json e = watch.next();
+        if (e["class"] == "GAME" && e["board"] == "t1") break;
+    }
+
+    // White moves e2-e5 (illegal) and presses the clock.
+    board.move(Square::parse("e2"), Square::parse("e5"));
+    board.press_lever(drivers::ClockSide::Left);
+    const json alert = watch.next_of("ALERT");
+    const std::int64_t event_ms = wall_ms();
+    REQUIRE(alert["kind"] == "illegal_move");
+    const auto shown_ms = browser.run_async(kWaitFor, {"[data-alert-kind='illegal_move'][data-board='t1']"}, 5000)
+                              .get<std::int64_t>();
+    const std::int64_t delay = std::max<std::int64_t>(0, shown_ms - event_ms);
+    std::printf("console: ALERT event -> shown on the page: %lld ms\n", static_cast<long long>(delay));
+    CHECK(delay < 1000);
+    std::ofstream(EBOARD_BIN_DIR "/../tests/console.png", std::ios::binary)
+        << browser.screenshot_png();
+
+    // A wrong password is refused; the right one opens the actions.
+    const char* const kLogin = R"(
+const [password, done] = arguments;
+document.getElementById('password').value = password;
+document.getElementById('login').requestSubmit();
+const state = document.getElementById('login-state');
+new MutationObserver((_, o) => { if (state.textContent) { o.disconnect(); done(state.textContent); } })
+  .observe(state, {childList: true, characterData: true, subtree: true});
+)";
+    CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
+    browser.run("document.getElementById('login-state').textContent = '';");
+    CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
+
+    // The penalty from the board's page: Black's clock gets 2 more minutes (Art. 7.5.5, 2023).
+    const auto before = board.clock().times;
+    browser.run("location.hash = '#board=t1';");
+    browser.run_async(kWaitFor, {"#actions:not([hidden]) [data-action='penalty-apply']"});
+    browser.run("document.querySelector(\"[data-action='penalty-apply']\").click();");
+    browser.run_async(kWaitFor, {"#action-reply:not(:empty)"});
+    CHECK(browser.run("return document.getElementById('action-reply').textContent;").get<std::string>() ==
+          "PENALTY: done (+2min)");
+    CHECK(board.wait_until([&](const drivers::emu::DgtBoardEmu& m) {
+        return m.clock().state().times.right_ms >= before.right_ms + 110 * 1000;
+    }, 5000));
+    // The board's alert is settled by the action.
+    browser.run("location.hash = '';");
+    CHECK(browser.run("return document.querySelectorAll(\"[data-alert-kind][data-board='t1']\").length;") == 0);
+
+    // A form on another site posting to the console is refused, cookie or not.
+    const auto form = dir.path / "cross-site.html";
+    std::ofstream(form) << "<form method=post action='" << url << "api/request'>"
+                        << "<input name=class value=PENALTY><input name=board value=t1></form>"
+                        << "<script>document.forms[0].submit()</script>";
+    browser.open("file://" + form.string());
+    browser.run_async(kWaitFor, {"body"});
+    CHECK(browser.run("return document.body.innerText;").get<std::string>().find("must be JSON") != std::string::npos);
+
+    // Every board's data-fen is the position after its last move made, once the replays end
+    // (the game ends in checkmate: a RESULT).
+    while (watch.results["t2"] == 0 || watch.results["t3"] == 0) (void)watch.next();
+    browser.open(url);
+    for (const auto& [name, fen] : watch.fen) {
+        INFO(name);
+        const std::string selector = "[data-board='" + name + "'][data-fen='" + fen + "']";
+        CHECK_NOTHROW(browser.run_async(kWaitFor, {selector}, 5000));
+    }
+    CHECK(watch.fen.size() == 3);
+
+    boost::asio::post(daemon.io(), [&] { daemon.stop(); });
+    loop.join();
+    CHECK(status == 0);
+}
