@@ -2,6 +2,7 @@
 
 #include "daemon/log.hpp"
 #include "daemon/rules_profile.hpp"
+#include "daemon/winnability_worker.hpp"
 #include "rules/result_check.hpp"
 
 #include <algorithm>
@@ -208,7 +209,8 @@ Expected<bool> BoardSession::check_result_command(const std::string& res, const 
     const std::optional<Termination> t = termination_from_string(termination);
     if (!r || !t) return true;
     const Position& pos = game_->position();
-    return eboard::check_result_command(*profile_, game_so_far(pos, game_->plies(), game_->first_to_move()), *r, *t);
+    return eboard::check_result_command(*profile_, game_so_far(pos, game_->plies(), game_->first_to_move()), *r, *t,
+                                        can_checkmate_on_loop);
 }
 
 Expected<bool> BoardSession::result(const std::string& res, const std::string& termination,

@@ -69,6 +69,14 @@ int quickplay_from_move(const Profile& profile, const std::string& tc_text) {
     return tc->first_move_of_period(static_cast<int>(tc->periods.size()) - 1);
 }
 
+MateAbility mate_ability_of(Winnability w) {
+    switch (w) {
+    case Winnability::Winnable: return MateAbility::Can;
+    case Winnability::Unwinnable: return MateAbility::Cannot;
+    default: return MateAbility::Unknown;
+    }
+}
+
 } // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, Deadlines& deadlines, BoardSession& session, const Config& config)
@@ -95,12 +103,10 @@ ReconConfig DeviceLink::recon_config() const {
     ReconConfig c;
     c.rules = recon_rules_from_profile(session_.profile());
     // Art. 5.2.2, 6.9, 7.5.5: whether the opponent can still checkmate, by any legal moves.
-    c.can_mate = [](const Position& pos, Color side) {
-        switch (can_checkmate(pos, side)) {
-        case Winnability::Winnable: return MateAbility::Can;
-        case Winnability::Unwinnable: return MateAbility::Cannot;
-        default: return MateAbility::Unknown;
-        }
+    c.can_mate = [](const Position& pos, Color side) { return mate_ability_of(can_checkmate(pos, side)); };
+    // The in-depth check of a suspected dead position (5.2.2) runs on the loop: bounded.
+    c.can_mate_deep = [](const Position& pos, Color side) {
+        return mate_ability_of(can_checkmate_on_loop(pos, side));
     };
     c.clock = config_.clock == ClockMode::Board && driver_has_clock(session_.board_config().uri);
     c.quickplay_finish = quickplay_from_move(session_.profile(), session_.time_control()) == 1;
@@ -312,16 +318,37 @@ void DeviceLink::handle_alert(const eboard::AlertEvent& a, std::int64_t now) {
     if ((a.kind == AlertKind::IllegalMove || a.kind == AlertKind::PositionMismatch) && game)
         out.fen = game->position().fen(); // the position to restore
     if (a.kind == AlertKind::Flag && game && a.player) {
-        // Art. 6.4 then 6.9 with the profile's draw rules (club Art. 3 material rule).
+        // Art. 6.4 then 6.9 with the profile's draw rules (club Art. 3 material rule). The
+        // quick answer first; where it leaves the opponent open and the ruling depends on it,
+        // the full mode on the worker, and the ALERT when it answers (docs/winnability.md).
         const Color flagged = *a.player;
         auto tc = parse_time_control(session_.time_control());
-        const FlagRuling ruling =
-            rule_flag_fall(session_.profile(), game->position(), flagged,
-                           can_checkmate(game->position(), ~flagged), tc ? *tc : TimeControl{},
-                           session_.clock_readings(flagged));
-        out.article = ruling.article.empty() ? a.article : ruling.article;
-        out.text = ruling.text;
-        out.result = ruling.result;
+        auto rule = [this, flagged, tc = tc ? *tc : TimeControl{}, readings = session_.clock_readings(flagged),
+                     pos = game->position().copy()](AlertEvent& alert, Winnability opponent) {
+            const FlagRuling ruling = rule_flag_fall(session_.profile(), pos, flagged, opponent, tc, readings);
+            if (!ruling.article.empty()) alert.article = ruling.article;
+            alert.text = ruling.text;
+            alert.result = ruling.result;
+            // A win that stands only because the full mode could not prove the draw.
+            if (opponent == Winnability::Undetermined && session_.profile().flag_draw_if_cannot_mate &&
+                !ruling.result.empty() && ruling.result != "1/2-1/2")
+                alert.winnability = "undecided";
+        };
+        const Winnability quick = can_checkmate(game->position(), ~flagged);
+        if (quick != Winnability::Undetermined || !session_.profile().flag_draw_if_cannot_mate) {
+            rule(out, quick);
+        } else {
+            if (!winnability_) winnability_ = std::make_unique<WinnabilityWorker>(io_);
+            winnability_->ask(game->position().copy(), ~flagged,
+                              [this, alive = alive_, out, rule = std::make_shared<decltype(rule)>(std::move(rule)),
+                               game_id = session_.game_id(), now](Winnability full) mutable {
+                                  // The game may have been replaced while the search ran.
+                                  if (!*alive || session_.game_id() != game_id) return;
+                                  (*rule)(out, full);
+                                  session_.alert(out, now);
+                              });
+            return;
+        }
     }
     session_.alert(out, now);
     // The players learn of an illegal move when the profile lets them (never in claim-only
@@ -508,7 +535,7 @@ Expected<std::string> DeviceLink::penalty(bool apply) {
     if (p == "draw") res = "1/2-1/2";
     if (p == "win-claim" && session_.game()) {
         // [05] C3: the opponent claims the win; a draw if he cannot checkmate.
-        const bool cannot = can_checkmate(session_.game()->position(), ~offender) == Winnability::Unwinnable;
+        const bool cannot = can_checkmate_on_loop(session_.game()->position(), ~offender) == Winnability::Unwinnable;
         res = cannot ? "1/2-1/2" : offender == Color::White ? "0-1" : "1-0";
     }
     if (!res.empty()) {

@@ -31,6 +31,7 @@
 #include "daemon/deadlines.hpp"
 #include "daemon/device_thread.hpp"
 #include "daemon/white_side.hpp"
+#include "daemon/winnability_worker.hpp"
 #include "drivers/core/driver.hpp"
 #include "drivers/core/events.hpp"
 #include "drivers/core/session.hpp"
@@ -120,6 +121,9 @@ class DeviceLink final : public BoardLink {
     int ply_offset_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::function<void(const BoardSettings&)> on_learned_;
+    /// The full winnability search of a flag fall (Art. 6.9), off the loop; made when first
+    /// needed.
+    std::unique_ptr<WinnabilityWorker> winnability_;
 };
 
 } // namespace eboard::daemon

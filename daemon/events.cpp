@@ -100,6 +100,7 @@ Expected<Event> alert_from_json(const json& j) {
         a.player = player == "white" ? Color::White : Color::Black;
     a.result = opt_string(j, "result");
     a.fen = opt_string(j, "fen");
+    a.winnability = opt_string(j, "winnability");
     if (auto p = j.find("earlier_ply"); p != j.end() && p->is_number_integer()) a.earlier_ply = p->get<int>();
     a.earlier_fen = opt_string(j, "earlier_fen");
     return Event{a};
@@ -164,6 +165,7 @@ json to_json(const Event& event) {
                     j["squares"] = std::move(names);
                 }
                 if (!e.result.empty()) j["result"] = e.result;
+                if (!e.winnability.empty()) j["winnability"] = e.winnability;
                 if (!e.fen.empty()) j["fen"] = e.fen;
                 if (e.earlier_ply) j["earlier_ply"] = *e.earlier_ply;
                 if (!e.earlier_fen.empty()) j["earlier_fen"] = e.earlier_fen;

@@ -97,6 +97,10 @@ struct AlertEvent : eboard::AlertEvent {
     /// flag: the ruling of Art. 6.9 [23] (6.10 [05], club Art. 3) as a result, "1-0", "0-1",
     /// "1/2-1/2" (empty: none, e.g. the period's quota was completed).
     std::string result;
+    /// flag: "undecided" when the full winnability search (rules/winnable.hpp) could prove
+    /// neither way whether the opponent can checkmate, on which the ruling depends (6.9); then
+    /// `result` counts him as able to (a win), and the arbiter decides. Empty otherwise.
+    std::string winnability;
     /// illegal_move, position_mismatch: the game's position the board should show (FEN).
     std::string fen;
 };

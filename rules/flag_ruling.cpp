@@ -68,6 +68,10 @@ FlagRuling rule_flag_fall(const Profile& profile, const Position& pos, Color fla
     const std::string sig = material_signature(pos, other);
     if (o.result != Result::Draw) {
         r.text = who + ": " + name_of(flagged) + " loses on time";
+        if (profile.flag_draw_if_cannot_mate && opponent == Winnability::Undetermined)
+            r.text += "; whether " + std::string(name_of(other)) +
+                      " can still checkmate was not decided (the winnability search reached its "
+                      "limit): a draw if the arbiter finds that he cannot";
     } else if (profile.flag_draw_if_cannot_mate && opponent == Winnability::Unwinnable) {
         r.text = who + ": a draw, " + name_of(other) + " cannot checkmate by any series of legal moves";
     } else if (std::find(lone.begin(), lone.end(), sig) != lone.end()) {

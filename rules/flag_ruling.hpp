@@ -34,7 +34,8 @@ struct FlagRuling {
 };
 
 /// The ruling when `flagged`'s flag falls in `pos` (the game's position).
-/// - `opponent`: can_checkmate(pos, ~flagged) (Art. 6.9: a draw only when proven Unwinnable).
+/// - `opponent`: can_checkmate(pos, ~flagged) (Art. 6.9: a draw only when proven Unwinnable;
+///   Undetermined gives the win and says in `text` that it was not decided).
 /// - `tc`: the game's time control (Kind::Unknown when none is known: no quota check).
 /// - `own_clock_ms`: the flagged player's clock reading after each of his completed moves, in
 ///   order (what `[%clk]` records). With a quota period the reading after the move that

@@ -22,7 +22,8 @@ GameSoFar game_so_far(const Position& position, int plies, Color first) noexcept
 }
 
 Expected<bool> check_result_command(const Profile& profile, const GameSoFar& game, Result result,
-                                    Termination termination) {
+                                    Termination termination,
+                                    const std::function<Winnability(const Position&, Color)>& can_mate) {
     if (termination == Termination::Agreement && profile.agreement_min_moves > 0 &&
         std::min(game.white_moves, game.black_moves) < profile.agreement_min_moves)
         return Error{"no draw by agreement before each player has made " +
@@ -31,7 +32,8 @@ Expected<bool> check_result_command(const Profile& profile, const GameSoFar& gam
     if (termination == Termination::Resignation && profile.resignation_draw_if_cannot_mate &&
         (result == Result::WhiteWins || result == Result::BlackWins)) {
         const Color winner = result == Result::WhiteWins ? Color::White : Color::Black;
-        if (can_checkmate(game.position, winner) == Winnability::Unwinnable)
+        const Winnability w = can_mate ? can_mate(game.position, winner) : can_checkmate(game.position, winner);
+        if (w == Winnability::Unwinnable)
             return Error{std::string(winner == Color::White ? "White" : "Black") +
                          " cannot checkmate by any series of legal moves: the resignation is a draw (rules " +
                          profile.name + ", game.resignation-draw-if-cannot-mate); send 1/2-1/2"};

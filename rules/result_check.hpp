@@ -8,6 +8,7 @@
 // Other terminations (arbiter, time forfeit, ...) pass: the arbiter always decides (8.7).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "rules/game.hpp"
 #include "rules/position.hpp"
 #include "rules/profile.hpp"
+#include "rules/winnable.hpp"
 
 namespace eboard {
 
@@ -36,7 +38,10 @@ struct GameSoFar {
 /// says which article refuses it and what to send instead (its message names the profile and
 /// the key: "no draw by agreement before each player has made 1 move(s) (rules fide-2023,
 /// game.agreement-min-moves); use termination 'arbiter' to decide otherwise").
-[[nodiscard]] Expected<bool> check_result_command(const Profile& profile, const GameSoFar& game,
-                                                  Result result, Termination termination);
+/// `can_mate` answers 5.1.2's question (default: can_checkmate() of rules/winnable.hpp in
+/// quick mode); only Unwinnable refuses a resignation.
+[[nodiscard]] Expected<bool> check_result_command(
+    const Profile& profile, const GameSoFar& game, Result result, Termination termination,
+    const std::function<Winnability(const Position&, Color)>& can_mate = {});
 
 } // namespace eboard

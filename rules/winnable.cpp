@@ -159,14 +159,15 @@ SearchLimits search_limits(std::uint64_t nodes, bool composed, Deadline deadline
 
 /// The searches of the mode, after decide_static() left the question open, on a position
 /// they may change (every search restores it).
-Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, SharedFacts& facts) {
+Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, SharedFacts& facts,
+                              double guard_seconds) {
     const bool composed = !reachable_material(pos);
     if (mode != WinnableMode::Full) {
         // A forced line (at most kForcedMoves answers): walk it out, a few positions deep.
         if (!facts.forced()) return Winnability::Undetermined;
         return closure_search(pos, side, kForcedPositions, kForcedPositions * 4, composed);
     }
-    const Deadline deadline = thread_cpu_seconds() + kGuardSeconds;
+    const Deadline deadline = thread_cpu_seconds() + guard_seconds;
     Winnability w = Winnability::Undetermined;
     SearchStats first;
     SearchLimits limits = search_limits(kFirstSearchNodes, composed, deadline);
@@ -185,7 +186,7 @@ Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, Share
 
 Winnability decide(Position& pos, Color side, WinnableMode mode, SharedFacts& facts) {
     const Winnability w = decide_static(pos, side, mode, facts);
-    return w != Winnability::Undetermined ? w : decide_by_search(pos, side, mode, facts);
+    return w != Winnability::Undetermined ? w : decide_by_search(pos, side, mode, facts, kGuardSeconds);
 }
 
 std::string label_of(Position& pos, WinnableMode mode) {
@@ -196,14 +197,23 @@ std::string label_of(Position& pos, WinnableMode mode) {
     return label;
 }
 
-} // namespace
-
-Winnability can_checkmate(const Position& pos, Color side, WinnableMode mode) {
+/// One side's answer: the static analyses, then the searches within `guard_seconds` of CPU.
+Winnability answer(const Position& pos, Color side, WinnableMode mode, double guard_seconds) {
     SharedFacts facts(pos);
     const Winnability w = decide_static(pos, side, mode, facts);
     if (w != Winnability::Undetermined) return w;
     Position work = pos.copy();
-    return decide_by_search(work, side, mode, facts);
+    return decide_by_search(work, side, mode, facts, guard_seconds);
+}
+
+} // namespace
+
+Winnability can_checkmate(const Position& pos, Color side, WinnableMode mode) {
+    return answer(pos, side, mode, kGuardSeconds);
+}
+
+Winnability can_checkmate_within(const Position& pos, Color side, double cpu_seconds) {
+    return answer(pos, side, WinnableMode::Full, std::clamp(cpu_seconds, 0.0, kGuardSeconds));
 }
 
 bool is_dead_position(const Position& pos, WinnableMode mode) {

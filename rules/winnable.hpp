@@ -71,6 +71,12 @@ enum class WinnableMode : std::uint8_t {
 [[nodiscard]] Winnability can_checkmate(const Position& pos, Color side,
                                         WinnableMode mode = WinnableMode::Quick);
 
+/// can_checkmate() in full mode within `cpu_seconds` of the calling thread's CPU time (the
+/// full mode's own guard, 0.45 s, at most; negative counts as 0): the same budgets, stopped
+/// sooner. For a caller that must answer within a bound, e.g. eboardd's event loop
+/// (docs/winnability.md, "The daemon"). Undetermined where the bound stops the searches.
+[[nodiscard]] Winnability can_checkmate_within(const Position& pos, Color side, double cpu_seconds);
+
 /// True only if `side` has too little material ever to checkmate, whatever else is on the
 /// board: a lone king; king and one knight against a king with at most queens besides; kings
 /// and bishops only, every bishop of both sides on squares of one colour, no knight and no

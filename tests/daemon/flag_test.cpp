@@ -79,3 +79,102 @@ TEST_CASE("6.9 flag fall read from the clock: ALERT flag with the ruling of each
     CHECK(d.wait_exit() == 0);
     log.stop();
 }
+
+namespace {
+
+// One board under fide-2023 with `fen` set by the arbiter, White (left) at 1 minute and Black
+// (right) at 2 seconds; White moves `from`-`to` and presses, and Black's flag falls.
+struct OneFlagBoard {
+    TempDir dir{"eboardd-flag-full"};
+    GameRecord game;
+    std::unique_ptr<EmulatedBoard> board;
+    std::string socket = (dir.path / "s").string();
+    std::unique_ptr<ReadyDaemon> eboardd;
+    std::unique_ptr<EventLog> log;
+
+    explicit OneFlagBoard(const char* fen) {
+        auto start = Position::from_fen(fen);
+        REQUIRE(start.has_value());
+        game.start_fen = fen;
+        board = std::make_unique<EmulatedBoard>("t1", dir.path / "t1", game, 0, 100);
+        board->plug(*start, 60000, 2000);
+        const std::string conf = "white-side = left\n[board.t1]\nuri = " + board->uri() + "\nrules = fide-2023\n";
+        eboardd = std::make_unique<ReadyDaemon>(dir.path, config_args(dir.path, conf, {"--socket", socket}));
+        log = std::make_unique<EventLog>(eboardd->process);
+        REQUIRE(board->wait_driver_ready());
+        REQUIRE(request(socket, {{"class", "NEW_GAME"}, {"board", "t1"}, {"fen", fen}})["class"] == "OK");
+        REQUIRE_FALSE(log->wait_for("GAME", "t1").is_null());
+    }
+    void move_and_press(const char* from, const char* to) {
+        board->emulator().move(Square::parse(from), Square::parse(to));
+        board->emulator().press_lever(drivers::ClockSide::Left);
+    }
+    /// The ALERT flag of t1 (the test fails without one).
+    ojson flag_alert() {
+        ojson flag = log->wait_for("ALERT", "t1", [](const ojson& e) { return e["kind"] == "flag"; });
+        REQUIRE_FALSE(flag.is_null());
+        return flag;
+    }
+    void stop() {
+        eboardd->process.signal(SIGINT);
+        CHECK(eboardd->process.wait_exit() == 0);
+        log->stop();
+    }
+};
+
+} // namespace
+
+TEST_CASE("6.9 flag fall where only the full mode proves that the opponent cannot checkmate: ALERT flag a draw") {
+    // After Ke1-f1 White (K f1, B e4, pawns d3 d5 f3 f5) faces a locked chain his bishop cannot
+    // pass; the quick mode leaves White open, the full mode (on the worker) proves it: '--'.
+    OneFlagBoard rig("k7/8/3p1p2/3PbP2/3pBp2/3P1P2/8/4K3 w - - 0 60");
+    rig.move_and_press("e1", "f1");
+    const ojson flag = rig.flag_alert();
+    CHECK(flag["player"] == "black");
+    CHECK(flag["result"] == "1/2-1/2");
+    CHECK(flag["text"].get<std::string>().find("White cannot checkmate by any series of legal moves") !=
+          std::string::npos);
+    CHECK_FALSE(flag.contains("winnability"));
+    rig.stop();
+}
+
+TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
+    // After Kh3-h4 White (K h4, pawns f3 g2 h5) faces three dark bishops behind locked pawns:
+    // neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full mode
+    // spends its whole CPU guard (0.45 s) on the worker.
+    OneFlagBoard rig("8/8/3b3p/5p1P/3b1p2/5PpK/6P1/5kb1 w - - 0 60");
+    LineSocket client(rig.socket);
+    REQUIRE(client.line().has_value()); // VERSION
+    using Clock = std::chrono::steady_clock;
+    const auto pressed = Clock::now();
+    rig.move_and_press("h3", "h4");
+    // A request every 5 ms (the ALERT awaited in between) until the ALERT is out; a loop that
+    // ran the search itself would leave a gap between two replies as long as the search.
+    auto last = Clock::now();
+    Clock::duration longest{};
+    int replies = 0;
+    const auto alert_out = [](const std::vector<ojson>& events) {
+        return std::any_of(events.begin(), events.end(), [](const ojson& e) { return e["class"] == "ALERT"; });
+    };
+    while (!rig.log->wait(alert_out, 5)) {
+        REQUIRE(client.send(R"({"class":"BOARDS"})" "\n"));
+        auto reply = client.line();
+        REQUIRE(reply.has_value());
+        REQUIRE(ojson::parse(*reply)["class"] == "BOARDS");
+        const auto now = Clock::now();
+        longest = std::max(longest, now - last);
+        last = now;
+        ++replies;
+        REQUIRE(replies < 10000);
+    }
+    const auto ms = [](Clock::duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+    // The flag falls 2 s after the press; the search took its time after that, on the worker.
+    CHECK(ms(Clock::now() - pressed) >= 2300);
+    CHECK(ms(longest) < 250);
+    const ojson flag = rig.flag_alert();
+    CHECK(flag["result"] == "1-0");
+    CHECK(flag["winnability"] == "undecided");
+    CHECK(flag["text"].get<std::string>().find("whether White can still checkmate was not decided") !=
+          std::string::npos);
+    rig.stop();
+}

@@ -89,3 +89,14 @@ TEST_CASE("6.4 the quota completed and the next period's time not added: the fla
                                             Winnability::Winnable, two, {40000});
     CHECK(early.result == "0-1");
 }
+
+TEST_CASE("6.9 a flag fall where the opponent's winnability is undecided: a loss, and the text says so") {
+    const Position pos = fen("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 60");
+    const FlagRuling r = rule_flag_fall(builtin("fide-2023"), pos, Color::Black, Winnability::Undetermined,
+                                        TimeControl{}, {});
+    CHECK(r.result == "1-0");
+    CHECK(r.text.find("whether White can still checkmate was not decided") != std::string::npos);
+    const FlagRuling known = rule_flag_fall(builtin("fide-2023"), pos, Color::Black, Winnability::Winnable,
+                                            TimeControl{}, {});
+    CHECK(known.text.find("not decided") == std::string::npos);
+}

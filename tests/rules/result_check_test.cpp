@@ -55,6 +55,16 @@ TEST_CASE("5.1.2 result check: a resignation is a draw when the winner cannot ch
     CHECK(check_result_command(y23, game_so_far(kr, 10, Color::White), Result::WhiteWins, Termination::Resignation));
 }
 
+TEST_CASE("5.1.2 result check: the caller's winnability test decides, only Unwinnable refuses") {
+    const Position kr = fen("4k3/8/8/8/8/8/8/4K2R b - - 0 40");
+    const GameSoFar g = game_so_far(kr, 10, Color::White);
+    const Profile y23 = profile("fide-2023");
+    const auto says = [](Winnability w) { return [w](const Position&, Color) { return w; }; };
+    CHECK_FALSE(check_result_command(y23, g, Result::WhiteWins, Termination::Resignation, says(Winnability::Unwinnable)));
+    CHECK(check_result_command(y23, g, Result::WhiteWins, Termination::Resignation, says(Winnability::Undetermined)));
+    CHECK(check_result_command(y23, g, Result::WhiteWins, Termination::Resignation, says(Winnability::Winnable)));
+}
+
 TEST_CASE("result check: PGN result texts") {
     CHECK(result_from_pgn("1-0") == Result::WhiteWins);
     CHECK(result_from_pgn("0-1") == Result::BlackWins);

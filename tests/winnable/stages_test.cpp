@@ -104,3 +104,18 @@ TEST_CASE("5.2.2 full mode decides what its old budgets left open, each position
         CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
     }
 }
+
+TEST_CASE("5.2.2 full mode within a CPU bound: the same answers where it has the time, Undetermined past it") {
+    // White's bishop behind a locked chain (chasolver_positions.txt: '--'): quick mode leaves
+    // White open, full mode proves it within milliseconds.
+    const Position locked = composed("k7/8/3p1p2/3PbP2/3pBp2/3P1P2/8/5K2 b - -");
+    CHECK(can_checkmate(locked, Color::White, WinnableMode::Quick) == Winnability::Undetermined);
+    CHECK(can_checkmate_within(locked, Color::White, 0.05) == Winnability::Unwinnable);
+    CHECK(can_checkmate_within(locked, Color::White, 0.0) == Winnability::Undetermined);
+    // Three dark bishops behind locked pawns: undecided in full mode, which spends its guard;
+    // a bound of 20 ms stops it that soon (on the thread's CPU time).
+    const Position bishops = composed("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - -");
+    const double t0 = winnable_detail::thread_cpu_seconds();
+    CHECK(can_checkmate_within(bishops, Color::White, 0.02) == Winnability::Undetermined);
+    CHECK(winnable_detail::thread_cpu_seconds() - t0 < 0.2);
+}
