@@ -1,13 +1,17 @@
 // The `ble:` transport (drivers/core/ble.hpp) against a fake BlueZ on a private bus
-// (fake_bluez.hpp): discovery, connect, GATT write and notify, a whole game through the DGT
-// Pegasus emulator, and a link lost mid-game with the board out of
+// (fake_bluez.hpp): discovery, connect, GATT write and notify, whole games through the DGT
+// Pegasus, Chessnut and Millennium emulators, and a link lost mid-game with the board out of
 // range for a while, then back: reconnected on the session's back-off, nothing lost.
 #include "fake_bluez.hpp"
 
+#include "drivers/chessnut/driver.hpp"
 #include "drivers/core/registry.hpp"
 #include "drivers/core/uri.hpp"
 #include "drivers/dgt/driver.hpp"
+#include "drivers/emu/chessnut_emulator.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
+#include "drivers/emu/millennium_emulator.hpp"
+#include "drivers/millennium/driver.hpp"
 #include "harness.hpp"
 #include "pgn_moves.hpp"
 
@@ -195,4 +199,53 @@ TEST_CASE("dgt.pegasus over ble: without the developer key the board stays silen
     CHECK_FALSE(driver.ready());
     CHECK(h.all<BoardSnapshot>().empty());
     CHECK(bluez.stats().discoveries == 0); // known to BlueZ already: no discovery
+}
+
+TEST_CASE("chessnut over ble: two notifying characteristics, a whole game, the link lost mid-game and back") {
+    emu::ChessnutEmulator e;
+    const std::string fen = "1b7e8262-2877-41c3-b46e-cf057c562023";
+    const std::string op_write = "1b7e8272-2877-41c3-b46e-cf057c562023";
+    const std::string op_notify = "1b7e8273-2877-41c3-b46e-cf057c562023";
+    eboard::test::ReportPeer peer(e, fen, chessnut::report::position, op_notify);
+    const std::string addr = "C0:FF:EE:00:00:02";
+    FakeBluez bluez({FakeBleDevice{addr,
+                                   "Chessnut Air",
+                                   {{"1b7e8261-2877-41c3-b46e-cf057c562023", {{fen, false, true}}},
+                                    {"1b7e8271-2877-41c3-b46e-cf057c562023", {{op_write, true, false}, {op_notify, false, true}}}},
+                                   &peer,
+                                   false}});
+    SessionHarness h;
+    open_ble_board(h, "chessnut:ble:" + addr);
+    auto& driver = dynamic_cast<chessnut::ChessnutDriver&>(h.session->driver());
+    const auto boards = game();
+    REQUIRE(h.pump_until([&] { return driver.ready() && driver.board() == boards[0]; }, 5000));
+    REQUIRE(h.pump_until([&] { return !h.all<BatteryInfo>().empty(); }, 5000)); // a reply on 1b7e8273
+    const std::size_t half = 20;
+    play(h, e, boards, 1, half + 1, [&](std::size_t i) { return driver.board() == boards[i]; });
+    drop_and_return(h, bluez, addr, e, boards, half, boards[half + 2]);
+    play(h, e, boards, half + 3, boards.size(), [&](std::size_t i) { return driver.board() == boards[i]; });
+    CHECK(h.all<LinkStatus>().size() == 3);
+}
+
+TEST_CASE("millennium over ble: the ChessLink module's UART service, a whole game, the link lost "
+          "mid-game and back") {
+    emu::MillenniumEmulatorOptions eo;
+    eo.instant_scan = true;
+    emu::MillenniumEmulator e(eo);
+    const std::string svc = "49535343-fe7d-4ae5-8fa9-9fafd205e455";
+    const std::string rx = "49535343-8841-43f4-a8d4-ecbe34729bb3";
+    const std::string tx = "49535343-1e4d-4bd9-ba61-23c647249616";
+    eboard::test::PtyPeer peer(e.pty_slave_path(), tx);
+    const std::string addr = "C0:FF:EE:00:00:03";
+    FakeBluez bluez({FakeBleDevice{addr, "MILLENNIUM CHESS", {{svc, {{rx, true, false}, {tx, false, true}}}}, &peer, false}});
+    SessionHarness h;
+    open_ble_board(h, "millennium.chesslink:ble:MILLENNIUM");
+    auto& driver = dynamic_cast<millennium::MillenniumDriver&>(h.session->driver());
+    const auto boards = game();
+    REQUIRE(h.pump_until([&] { return driver.ready() && driver.board() == boards[0]; }, 5000));
+    const std::size_t half = 20;
+    play(h, e, boards, 1, half + 1, [&](std::size_t i) { return driver.board() == boards[i]; });
+    drop_and_return(h, bluez, addr, e, boards, half, boards[half + 2]);
+    play(h, e, boards, half + 3, boards.size(), [&](std::size_t i) { return driver.board() == boards[i]; });
+    CHECK(h.all<LinkStatus>().size() == 3);
 }
