@@ -17,6 +17,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <unistd.h>
+
 using namespace eboard;
 using namespace eboard::drivers;
 using namespace eboard::drivers::test;
@@ -248,4 +251,34 @@ TEST_CASE("millennium over ble: the ChessLink module's UART service, a whole gam
     drop_and_return(h, bluez, addr, e, boards, half, boards[half + 2]);
     play(h, e, boards, half + 3, boards.size(), [&](std::size_t i) { return driver.board() == boards[i]; });
     CHECK(h.all<LinkStatus>().size() == 3);
+}
+
+TEST_CASE("bluetooth classic: an RFCOMM tty (/dev/rfcommN) goes through the termios transport and "
+          "plays as a serial board") {
+    auto uri = parse_device_uri("dgt.bluetooth:/dev/rfcomm0");
+    REQUIRE(uri.has_value());
+    CHECK(uri->transport.kind == TransportKind::Termios); // not libserialport: no USB parent
+    // /dev/rfcomm0 is a tty like the emulator's pty; opened by a path of that shape through
+    // open_device, the DGT Bluetooth model starts up and reads the board.
+    emu::DgtEmulatorOptions eo;
+    eo.battery_percent = 80;
+    emu::DgtEmulator e(eo);
+    char dir_template[] = "/tmp/eboard-rfcomm-XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string link = std::string(dir_template) + "/rfcomm0";
+    REQUIRE(::symlink(e.pty_slave_path().c_str(), link.c_str()) == 0);
+    SessionHarness h;
+    DriverOptions opt;
+    opt.params.emplace("startup-delay-ms", "0");
+    auto s = open_device("dgt.bluetooth:" + link, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, opt);
+    INFO((s ? "" : s.error().message));
+    REQUIRE(s.has_value());
+    h.session = std::move(s.value());
+    h.session->start();
+    auto& driver = dynamic_cast<dgt::DgtDriver&>(h.session->driver());
+    CHECK(h.pump_until([&] { return driver.ready() && !h.all<BoardSnapshot>().empty(); }, 5000));
+    CHECK(h.pump_until([&] { return !h.all<BatteryInfo>().empty(); }, 5000)); // the Bluetooth model asks (4c)
+    h.session.reset();
+    ::unlink(link.c_str());
+    ::rmdir(dir_template);
 }
