@@ -191,14 +191,25 @@ namespace {
 // 80xx Air, 81xx Pro, 82xx Air+, 83xx Evo, 85xx Go (PID & ff00). These are the PIDs seen in
 // the wild, plus 8101 for the Pro, whose exact PID no source shows; `usb:BUS.ADDR` opens any
 // 2d80 device.
+/// Chessnut's GATT services (chessnutech/Chessnut_eBoards README, "Bluetooth Connection"):
+/// the FEN service 1b7e8261 notifies positions on 1b7e8262; the operation service 1b7e8271
+/// takes commands on 1b7e8272 and notifies replies on 1b7e8273. Each notification is one
+/// report, the same bytes as a USB HID report (chessnut.md 4).
+constexpr BleProfile chessnut_ble{
+    "1b7e8261-2877-41c3-b46e-cf057c562023",
+    "1b7e8272-2877-41c3-b46e-cf057c562023",
+    {"1b7e8262-2877-41c3-b46e-cf057c562023", "1b7e8273-2877-41c3-b46e-cf057c562023"},
+    true,
+};
+
 const DriverRegistration registration{DriverInfo{
     "chessnut",
-    "Chessnut Air / Pro (and Air+, Go) over USB HID with libusb; pieces identified, LEDs",
+    "Chessnut Air / Pro (and Air+, Go) over USB HID with libusb or Bluetooth LE; pieces identified, LEDs",
     {
-        {"air", "Chessnut Air (PID 80xx)", SerialSettings{}, quirk::battery},
-        {"pro", "Chessnut Pro (PID 81xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery},
-        {"air-plus", "Chessnut Air+ (PID 82xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery},
-        {"go", "Chessnut Go (PID 85xx)", SerialSettings{}, quirk::battery},
+        {"air", "Chessnut Air (PID 80xx)", SerialSettings{}, quirk::battery, &chessnut_ble},
+        {"pro", "Chessnut Pro (PID 81xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery, &chessnut_ble},
+        {"air-plus", "Chessnut Air+ (PID 82xx)", SerialSettings{}, quirk::battery | quirk::unsolicited_battery, &chessnut_ble},
+        {"go", "Chessnut Go (PID 85xx)", SerialSettings{}, quirk::battery, &chessnut_ble},
     },
     {
         {0x2d80, 0x8001, "Chessnut Air (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},

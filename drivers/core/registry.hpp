@@ -5,6 +5,7 @@
 // registry.
 #pragma once
 
+#include "drivers/core/ble.hpp"
 #include "drivers/core/driver.hpp"
 #include "drivers/core/serial_settings.hpp"
 #include "drivers/core/usb_id.hpp"
@@ -25,6 +26,9 @@ struct ModelInfo {
     std::string_view description;
     SerialSettings serial;         ///< per-model line settings
     std::uint32_t quirks = 0;      ///< driver-specific flag bits, documented in the driver
+    /// The GATT profile when the model can be reached over Bluetooth LE (`ble:` transport),
+    /// else nullptr.
+    const BleProfile* ble = nullptr;
 };
 
 /// Options given to a driver when it is created: the model from the URI plus free settings

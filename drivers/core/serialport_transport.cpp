@@ -2,6 +2,7 @@
 // Not testable on a bare pty (libserialport does not open ptys): tests/serialport runs it against
 // the emulators behind a fake USB serial port in a umockdev testbed (emu/umockdev/fake_tty).
 #include "drivers/core/transport.hpp"
+#include "drivers/core/ble.hpp"
 #include "drivers/core/usb.hpp"
 
 #include <cerrno>
@@ -122,7 +123,8 @@ Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
 
 Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
                                                     const SerialSettings& settings,
-                                                    std::span<const UsbId> usb_ids) {
+                                                    std::span<const UsbId> usb_ids,
+                                                    const BleProfile* ble) {
     switch (spec.kind) {
     case TransportKind::SerialPort: return open_serialport(spec.path, settings);
     case TransportKind::Termios: return open_termios(spec.path, settings);
@@ -134,6 +136,9 @@ Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
             if (id.access == UsbAccess::Libusb) libusb_ids.push_back(id);
         return open_usb(spec.usb_address, libusb_ids);
     }
+    case TransportKind::Ble:
+        if (!ble) return Error{"this board model has no Bluetooth LE profile (see the driver's README for its BLE model)"};
+        return open_ble(spec.ble_target, *ble);
     case TransportKind::None: break;
     }
     return Error{"no transport given"};

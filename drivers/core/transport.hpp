@@ -1,7 +1,7 @@
 // The thin byte pipe under every driver (drivers/core/README.md): open, write,
 // read with a timeout, close, and a "disconnected" signal. Implementations: termios (ptys and
 // plain ttys), libserialport (real USB serial devices), TCP (ser2net), USB HID through libusb
-// (usb.hpp).
+// (usb.hpp), Bluetooth LE through BlueZ (ble.hpp).
 #pragma once
 
 #include "drivers/core/serial_settings.hpp"
@@ -56,10 +56,14 @@ class Transport {
 /// Raw TCP client (ser2net in raw mode), TCP_NODELAY.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_tcp(const std::string& host,
                                                              std::uint16_t port);
+struct BleProfile;
+
 /// Opens what the spec names; settings apply to serial kinds only, `usb_ids` (the driver's
-/// table in the registry) to the usb kind only (open_usb in usb.hpp).
+/// table in the registry) to the usb kind only (open_usb in usb.hpp), `ble` (the model's GATT
+/// profile, ble.hpp) to the ble kind only; nullptr there means the model has no BLE profile.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
                                                                    const SerialSettings& settings,
-                                                                   std::span<const UsbId> usb_ids = {});
+                                                                   std::span<const UsbId> usb_ids = {},
+                                                                   const BleProfile* ble = nullptr);
 
 } // namespace eboard::drivers

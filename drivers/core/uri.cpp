@@ -52,6 +52,14 @@ Expected<TransportSpec> parse_transport(std::string_view text) {
         }
         return t;
     }
+    if (starts_with(text, "ble:")) {
+        TransportSpec t;
+        t.kind = TransportKind::Ble;
+        t.ble_target = std::string(text.substr(4));
+        if (t.ble_target.empty())
+            return Error{"ble transport needs a Bluetooth address or a name prefix: '" + std::string(text) + "'"};
+        return t;
+    }
     if (starts_with(text, "/")) {
         TransportSpec t;
         t.path = std::string(text);
@@ -61,7 +69,7 @@ Expected<TransportSpec> parse_transport(std::string_view text) {
         return t;
     }
     return Error{"unknown transport '" + std::string(text) +
-                 "' (expected a /dev path, tcp:HOST:PORT or usb[:BUS.ADDR])"};
+                 "' (expected a /dev path, tcp:HOST:PORT, usb[:BUS.ADDR] or ble:ADDRESS|NAME-PREFIX)"};
 }
 
 Expected<DeviceUri> parse_device_uri(std::string_view text) {

@@ -3,6 +3,7 @@
 #include "drivers/core/registry.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace eboard::drivers::dgt {
@@ -60,10 +61,24 @@ Expected<DgtOptions> DgtOptions::from_params(const DriverOptions& o) {
     opt.clock.ack_timeout_ms = read_ms(o, "ack-timeout-ms", opt.clock.ack_timeout_ms, ok);
     opt.startup_delay_ms = read_ms(o, "startup-delay-ms", opt.startup_delay_ms, ok);
     if (!ok) return Error{"dgt: timing options take a number of milliseconds"};
+    if (const auto it = o.params.find("developer-key"); it != o.params.end()) {
+        const std::string& hex = it->second;
+        const auto nibble = [](char c) {
+            return std::isxdigit(static_cast<unsigned char>(c))
+                       ? std::stoi(std::string(1, c), nullptr, 16) : -1;
+        };
+        if (hex.size() != 12 || !std::all_of(hex.begin(), hex.end(), [&](char c) { return nibble(c) >= 0; }))
+            return Error{"developer-key must be 12 hex digits (the 6 bytes of DGT's Pegasus developer key), not '" + hex + "'"};
+        for (std::size_t i = 0; i < hex.size(); i += 2)
+            opt.developer_key.push_back(static_cast<std::uint8_t>(nibble(hex[i]) * 16 + nibble(hex[i + 1])));
+    } else if (o.model == "pegasus") {
+        return Error{"dgt.pegasus needs developer-key=HEX: a Pegasus reports nothing before it is "
+                     "authorised with DGT's developer key (drivers/dgt/README.md, Pegasus)"};
+    }
     return opt;
 }
 
-DgtDriver::DgtDriver(DgtOptions options)
+DgtDriver::DgtDriver(const DgtOptions& options)
     : opt_(options), trace_(trace_channel("dgt")),
       rotated_(options.orientation == Orientation::Rotated),
       clock_queue_(
@@ -96,6 +111,13 @@ void DgtDriver::on_tick(TimeMs now) {
     switch (state_) {
     case State::Opening:
         if (now - started_at_ < opt_.startup_delay_ms) return;
+        if (!opt_.developer_key.empty()) {
+            // Pegasus: authorise first (dgt.md 18), on every connection.
+            std::vector<std::uint8_t> key{0x63, 0x07};
+            key.insert(key.end(), opt_.developer_key.begin(), opt_.developer_key.end());
+            key.push_back(0x00);
+            host_->send(key);
+        }
         // 40 leaves bus mode (the power-up mode) without a reply; 4d proves a DGT board (15).
         send({cmd::reset, cmd::send_version});
         state_ = State::WaitVersion;
@@ -252,8 +274,7 @@ void DgtDriver::on_field_update(std::uint8_t field, std::uint8_t code, TimeMs no
             return "field update with code " + hex_bytes(std::array{code}) + " (magic piece or S bit): treated as empty";
         });
     codes_[field] = code;
-    host_->emit(SquareChange{now, field_to_square(field, rotated_),
-                              SquareReading::of(piece_from_code(code))});
+    host_->emit(SquareChange{now, field_to_square(field, rotated_), reading(code)});
 }
 
 void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, TimeMs now) {
@@ -326,7 +347,16 @@ void DgtDriver::request_board_dump() {
 }
 
 BoardReading DgtDriver::board() const {
-    return board_from_codes(std::span<const std::uint8_t, 64>(codes_), rotated_);
+    BoardReading b = board_from_codes(std::span<const std::uint8_t, 64>(codes_), rotated_);
+    if (opt_.quirks & quirk::pegasus)
+        for (int f = 0; f < 64; ++f)
+            b.set(field_to_square(f, rotated_), reading(codes_[static_cast<std::size_t>(f)]));
+    return b;
+}
+
+SquareReading DgtDriver::reading(std::uint8_t code) const {
+    if ((opt_.quirks & quirk::pegasus) && code != 0) return SquareReading::unknown(); // occupancy only (18)
+    return SquareReading::of(piece_from_code(code));
 }
 
 void DgtDriver::send_clock(std::uint8_t command, std::vector<std::uint8_t> frame) {
@@ -362,6 +392,14 @@ void DgtDriver::request_times() {
 
 namespace {
 
+/// DGT Pegasus: the Nordic UART service (dgt.md 18; DGTCentaurMods game/pegasus.py,
+/// adrian-dybwad/DGTCentaurMods tools/clients/pegasus_client.py).
+constexpr BleProfile pegasus_ble{
+    "6e400001-b5a3-f393-e0a9-e50e24dcca9e",
+    "6e400002-b5a3-f393-e0a9-e50e24dcca9e",
+    {"6e400003-b5a3-f393-e0a9-e50e24dcca9e", ""},
+};
+
 const DriverRegistration registration{DriverInfo{
     "dgt",
     "DGT electronic boards (serial, USB, Bluetooth, Revelation II) with DGT3000/XL clock",
@@ -370,6 +408,8 @@ const DriverRegistration registration{DriverInfo{
         {"bluetooth", "Bluetooth board (/dev/rfcommN)", SerialSettings{},
          quirk::bluetooth | quirk::long_serial},
         {"revelation2", "Revelation II", SerialSettings{}, quirk::bluetooth | quirk::long_serial},
+        {"pegasus", "DGT Pegasus over Bluetooth LE (ble:ADDRESS or ble:NAME; occupancy only)",
+         SerialSettings{}, quirk::bluetooth | quirk::pegasus, &pegasus_ble},
     },
     {
         // dgt.md 19: none of these comes from DGT; probe with 4d before trusting them.
@@ -391,6 +431,7 @@ const DriverRegistration registration{DriverInfo{
          "nice (default): UPDATE_NICE 4b, clock times on change; update: UPDATE 43, clock times every second"},
         {"ack-timeout-ms", "MS", "a clock command not acknowledged in this time is sent again (default 2000)"},
         {"startup-delay-ms", "MS", "quiet time after the device opens before the first command (default 300)"},
+        {"developer-key", "HEX", "DGT Pegasus only, required there: the 6-byte developer key (12 hex digits) sent as 63 07 KEY 00"},
     },
     check_by(&DgtOptions::from_params),
 }};

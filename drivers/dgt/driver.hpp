@@ -26,6 +26,9 @@ enum class Orientation : std::uint8_t {
 namespace quirk {
 inline constexpr std::uint32_t bluetooth = 1u << 0;      ///< half-speed scans; has a battery (4c)
 inline constexpr std::uint32_t long_serial = 1u << 1;    ///< answers 55 (Revelation II, BT)
+/// DGT Pegasus (dgt.md 18): occupancy only (any non-zero code is "occupied"), authorised with
+/// the developer key (`63 07 k1..k6 00`) before it reports.
+inline constexpr std::uint32_t pegasus = 1u << 2;
 }
 
 struct DgtOptions {
@@ -38,16 +41,19 @@ struct DgtOptions {
     int max_missed_keepalives = 3;     ///< then the board counts as gone; start-up again
     TimeMs clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
     ClockCommandQueue::Options clock;  ///< ACK timeout and retries (11)
+    /// The Pegasus developer key (6 bytes, DGT gives it to developers; dgt.md 18), sent as
+    /// `63 07 k1..k6 00` before the start-up commands. Empty: none is sent.
+    std::vector<std::uint8_t> developer_key;
 
     /// Reads "orientation" (normal|rotated|auto), "update-mode" (nice = UPDATE_NICE 4b, the
     /// default | update = UPDATE 43, a time report every second, dgt.md 3), "ack-timeout-ms",
-    /// "startup-delay-ms".
+    /// "startup-delay-ms", "developer-key" (12 hex digits).
     [[nodiscard]] static Expected<DgtOptions> from_params(const DriverOptions& o);
 };
 
 class DgtDriver final : public Driver, public ClockControl {
   public:
-    explicit DgtDriver(DgtOptions options = {});
+    explicit DgtDriver(const DgtOptions& options = {});
 
     [[nodiscard]] const drivers::FrameRule& frame_rule() const override { return rule_; }
     [[nodiscard]] std::string_view trace_name() const override { return "dgt"; }
@@ -73,6 +79,8 @@ class DgtDriver final : public Driver, public ClockControl {
 
     /// The board as last decoded (dumps + field updates), oriented.
     [[nodiscard]] BoardReading board() const;
+    /// What a square with piece code `code` holds (occupied-unknown for a Pegasus, 18).
+    [[nodiscard]] SquareReading reading(std::uint8_t code) const;
     [[nodiscard]] bool rotated() const noexcept { return rotated_; }
     [[nodiscard]] bool ready() const noexcept { return state_ == State::Ready; }
     [[nodiscard]] ClockModel clock_model() const noexcept { return clock_model_; }

@@ -38,7 +38,7 @@ DgtBoardEmu::DgtBoardEmu(DgtEmulatorOptions options)
     : opt_(std::move(options)), board_(opt_.position),
       mode_(opt_.start_in_bus_mode ? BoardMode::Bus : BoardMode::Idle), clock_(opt_.clock),
       rng_(opt_.seed) {
-    reported_ = codes_from_board(board_, opt_.rotated);
+    reported_ = wire_codes();
 }
 
 bool DgtBoardEmu::update_mode() const {
@@ -90,14 +90,14 @@ void DgtBoardEmu::scan(TimeMs now) {
     (void)now;
     // Fields in scan order a8..h1: a move toward rank 8 is reported destination first, and a
     // captured piece lifted within the same scan is never reported empty (dgt.md 8).
-    const auto codes = codes_from_board(board_, opt_.rotated);
+    const auto codes = wire_codes();
     for (int f = 0; f < 64; ++f)
         if (codes[static_cast<std::size_t>(f)] != reported_[static_cast<std::size_t>(f)])
             report_field(f, codes[static_cast<std::size_t>(f)]);
 }
 
 bool DgtBoardEmu::scan_pending() const {
-    return opt_.scan_period_ms > 0 && codes_from_board(board_, opt_.rotated) != reported_;
+    return opt_.scan_period_ms > 0 && wire_codes() != reported_;
 }
 
 void DgtBoardEmu::keep_scan_phase(TimeMs now) {
@@ -110,11 +110,24 @@ void DgtBoardEmu::keep_scan_phase(TimeMs now) {
 
 void DgtBoardEmu::power_on(TimeMs now) {
     mode_ = opt_.start_in_bus_mode ? BoardMode::Bus : BoardMode::Idle;
+    authorised_ = false;
     in_.clear();
     acks_.clear();
     out_.clear();
-    reported_ = codes_from_board(board_, opt_.rotated);
+    reported_ = wire_codes();
     next_scan_ = now;
+}
+
+std::uint8_t DgtBoardEmu::wire_code(Piece p) const {
+    const std::uint8_t code = dgt::code_from_piece(p);
+    return opt_.occupancy_only && code != 0 ? 1 : code;
+}
+
+std::array<std::uint8_t, 64> DgtBoardEmu::wire_codes() const {
+    auto codes = dgt::codes_from_board(board_, opt_.rotated);
+    if (opt_.occupancy_only)
+        for (auto& c : codes) c = c != 0 ? 1 : 0;
+    return codes;
 }
 
 void DgtBoardEmu::lift(Square s, TimeMs now) { place(s, Piece::None, now); }
@@ -124,7 +137,7 @@ void DgtBoardEmu::place(Square s, Piece p, TimeMs now) {
     board_.set(s, p);
     if (opt_.scan_period_ms == 0) {
         const int f = square_to_field(s, opt_.rotated);
-        if (reported_[static_cast<std::size_t>(f)] != code_from_piece(p)) report_field(f, code_from_piece(p));
+        if (reported_[static_cast<std::size_t>(f)] != wire_code(p)) report_field(f, wire_code(p));
     }
 }
 
@@ -199,7 +212,7 @@ bool DgtBoardEmu::replay(std::uint8_t c) {
         }
         if (all.size() == 67 && all[0] == msg::board_dump) {  // keep the model's board in step
             board_ = board_from_codes(std::span<const std::uint8_t, 64>(all.data() + 3, 64), opt_.rotated);
-            reported_ = codes_from_board(board_, opt_.rotated);
+            reported_ = wire_codes();
         }
         return true;
     }
@@ -207,6 +220,13 @@ bool DgtBoardEmu::replay(std::uint8_t c) {
 }
 
 void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, TimeMs now) {
+    if (opt_.developer_key && !authorised_) {
+        // A Pegasus reports nothing before it is authorised (dgt.md 18): 63 07 k1..k6 00.
+        const auto& key = *opt_.developer_key;
+        authorised_ = c == 0x63 && frame.size() == 9 && frame[1] == 0x07 &&
+                      std::equal(key.begin(), key.end(), frame.begin() + 2) && frame[8] == 0x00;
+        return;
+    }
     if (mode_ == BoardMode::Bus) {
         if (c & 0x80) return;  // bus commands are not emulated (only framed and skipped)
         mode_ = BoardMode::Idle;  // the first single-board command leaves bus mode and runs (2)

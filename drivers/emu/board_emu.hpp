@@ -27,6 +27,12 @@ struct DgtEmulatorOptions {
     std::string trademark = "DGT Projects - This DGT board is produced by DGT Projects.";
     std::optional<int> battery_percent;  ///< answer 4c (Bluetooth boards) when set
     bool start_in_bus_mode = true;     ///< power-up state (dgt.md 2, 16)
+    /// DGT Pegasus (dgt.md 18): the board senses occupancy only and reports an occupied
+    /// square as code 01 in dumps and field updates.
+    bool occupancy_only = false;
+    /// DGT Pegasus (dgt.md 18): when set, the board ignores every command until the host sent
+    /// `63 07 k1..k6 00` with this key (after power-up).
+    std::optional<std::array<std::uint8_t, 6>> developer_key;
 
     // Scan dynamics (dgt.md 8).
     TimeMs scan_period_ms = 0;         ///< 0: report every change at once; else one scan per period,
@@ -83,6 +89,10 @@ class DgtBoardEmu final : public WireModel {
     [[nodiscard]] int error_acks_sent() const { return error_acks_; }
 
   private:
+    /// The 64 codes the board reports for what stands on it (01 for any piece when occupancy_only).
+    [[nodiscard]] std::array<std::uint8_t, 64> wire_codes() const;
+    /// The code reported for `p` on a square.
+    [[nodiscard]] std::uint8_t wire_code(Piece p) const;
     void command(std::uint8_t c, std::span<const std::uint8_t> frame, TimeMs now);
     void emit(std::vector<std::uint8_t> message);
     void emit_raw(std::vector<std::uint8_t> chunk);
@@ -100,6 +110,7 @@ class DgtBoardEmu final : public WireModel {
     BoardReading board_;                       // physical position, game numbering
     std::array<std::uint8_t, 64> reported_{};  // what the host was last told, field numbering
     BoardMode mode_;
+    bool authorised_ = false;  ///< the developer key arrived (developer_key)
     ClockEmu clock_;
     std::vector<std::uint8_t> in_;           // partial host command
     std::vector<std::uint8_t> received_;     // every host byte, for tests

@@ -353,6 +353,15 @@ SerialSettings line(std::string_view text) {
     return s;
 }
 
+/// The ChessLink module's Bluetooth LE side: Microchip's transparent UART service (python-mchess
+/// mchess/chess_link_bluepy.py: notify 49535343-1e4d..., write 49535343-8841...). The bytes
+/// carry their parity bit as on the USB line; the driver handles bit 7 (parity_unreliable).
+constexpr BleProfile chesslink_ble{
+    "49535343-fe7d-4ae5-8fa9-9fafd205e455",
+    "49535343-8841-43f4-a8d4-ecbe34729bb3",
+    {"49535343-1e4d-4bd9-ba61-23c647249616", ""},
+};
+
 const DriverRegistration registration{DriverInfo{
     "millennium",
     "Millennium ChessLink boards (eONE, Exclusive, Performance), USB serial or a serial link",
@@ -361,10 +370,12 @@ const DriverRegistration registration{DriverInfo{
         // bytes into NULs, so the eONE line is 8N1 and the driver handles bit 7 itself (what
         // python-mchess and chesslinkdriver do for every board). The bytes on the wire are the
         // same.
-        {"eone", "eONE (USB)", line("38400/8n1"), quirk::parity_unreliable},
+        {"eone", "eONE (USB or Bluetooth LE)", line("38400/8n1"), quirk::parity_unreliable, &chesslink_ble},
         {"exclusive", "Exclusive with the ChessLink module's serial line", line("38400/7o1"), 0},
         {"performance", "Performance (may not acknowledge commands)", line("38400/7o1"),
          quirk::no_ack},
+        {"chesslink", "a board with the ChessLink module over Bluetooth LE (ble:ADDRESS or ble:NAME)",
+         line("38400/8n1"), quirk::parity_unreliable, &chesslink_ble},
     },
     {}, // USB VID:PID not known from any source (1): probe with `V`
     [](const DriverOptions& o) -> std::unique_ptr<Driver> {

@@ -143,7 +143,7 @@ struct PtyHarness : SessionHarness {
     std::unique_ptr<emu::DgtEmulator> emu;
     dgt::DgtDriver* driver = nullptr;
 
-    explicit PtyHarness(const emu::DgtEmulatorOptions& eo = {}, dgt::DgtOptions dopt = fast_options())
+    explicit PtyHarness(const emu::DgtEmulatorOptions& eo = {}, const dgt::DgtOptions& dopt = fast_options())
         : emu(std::make_unique<emu::DgtEmulator>(eo)) {
         auto d = std::make_unique<dgt::DgtDriver>(dopt);
         driver = d.get();
