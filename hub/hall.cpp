@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
+#include <string_view>
 #include <map>
 
 namespace eboard::hub {
@@ -65,7 +66,9 @@ std::optional<daemon::RecordedMove> find_stood(const std::string& before, const 
             at = end;
         }
     }
-    const int fullmove = std::max(1, std::atoi(fields[4].c_str())) + (mover == Color::Black ? 1 : 0);
+    int fullmove = 1;
+    (void)std::from_chars(fields[4].data(), fields[4].data() + fields[4].size(), fullmove);
+    fullmove = std::max(1, fullmove) + (mover == Color::Black ? 1 : 0);
     for (int from = 0; from < 64; ++from) {
         const SquareReading piece = (*board)[static_cast<std::size_t>(from)];
         if (!piece.known() || color_of(piece.piece) != mover) continue;
@@ -276,25 +279,34 @@ std::string Hall::index_json(int round) const {
     return j.dump() + "\n";
 }
 
+namespace {
+
+// The number that `text` starts with after `prefix`, and what follows it; nullopt when `text`
+// does not start so.
+std::optional<std::pair<int, std::string_view>> number_after(std::string_view text, std::string_view prefix) {
+    if (text.substr(0, prefix.size()) != prefix) return std::nullopt;
+    text.remove_prefix(prefix.size());
+    int n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || n < 1) return std::nullopt;
+    return std::pair{n, text.substr(static_cast<std::size_t>(end - text.data()))};
+}
+
+} // namespace
+
 LiveAnswer Hall::answer(const std::string& target) const {
     const std::string path = target.substr(0, target.find('?'));
-    const LiveAnswer not_found{404, "text/plain", "not found\n"};
+    LiveAnswer not_found{404, "text/plain", "not found\n"};
     constexpr const char* kPgn = "application/x-chess-pgn";
     if (path == "/live/games.pgn") return {200, kPgn, round_pgn(current_round())};
-    int round = 0;
-    int board = 0;
-    int used = 0;
-    char rest[32] = {};
-    if (std::sscanf(path.c_str(), "/live/round-%d/%31s%n", &round, rest, &used) != 2 || round < 1 ||
-        static_cast<std::size_t>(used) != path.size())
-        return not_found;
-    const std::string file = rest;
-    if (file == "games.pgn") return {200, kPgn, round_pgn(round)};
-    if (file == "index.json") return {200, "application/json", index_json(round)};
-    used = 0;
-    if (std::sscanf(file.c_str(), "game-%d.pgn%n", &board, &used) == 1 && static_cast<std::size_t>(used) == file.size()) {
-        for (const auto& r : this->round(round))
-            if (r.board == board && r.game) return {200, kPgn, game_pgn(r)};
+    const auto round = number_after(path, "/live/round-");
+    if (!round) return not_found;
+    const std::string_view file = round->second;
+    if (file == "/games.pgn") return {200, kPgn, round_pgn(round->first)};
+    if (file == "/index.json") return {200, "application/json", index_json(round->first)};
+    if (const auto board = number_after(file, "/game-"); board && board->second == ".pgn") {
+        for (const auto& r : this->round(round->first))
+            if (r.board == board->first && r.game) return {200, kPgn, game_pgn(r)};
     }
     return not_found;
 }

@@ -89,9 +89,10 @@ HttpReply exchange(Stream& stream, const http::request<http::string_body>& req, 
         out.error = "no answer: " + ec.message();
         return out;
     }
+    // NOLINTNEXTLINE(clang-analyzer-cplusplus.Move): async_read fills `res` by reference, nothing moves it
     out.status = static_cast<int>(res.result_int());
-    out.body = std::move(res.body());
     out.retry_after = std::string(res[http::field::retry_after]);
+    out.body = std::move(res.body());
     return out;
 }
 
