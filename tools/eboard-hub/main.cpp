@@ -173,8 +173,10 @@ int run(const po::variables_map& vm) {
     };
     signals.async_wait(on_signal);
 
-    const std::string where = listen->first + ":" + std::to_string((*server)->port());
-    std::cout << "eboard-hub: listening on http://" << (where.find(':') != where.rfind(':') ? "[" + listen->first + "]:" + std::to_string((*server)->port()) : where) << "/live/games.pgn" << std::endl;
+    // The address as a URL has it ("[::1]" for IPv6); the tests read the port from this line.
+    const std::string host = listen->first.find(':') == std::string::npos ? listen->first : "[" + listen->first + "]";
+    const std::string where = host + ":" + std::to_string((*server)->port());
+    std::cout << "eboard-hub: listening on http://" << where << "/live/games.pgn" << std::endl;
     eboard::daemon::notify_ready("listening on " + where + ", mqtt " + mqtt::redacted(*url));
     io.run();
     client.stop();
