@@ -22,11 +22,14 @@ bin/eboard-perft
 bin/eboard-winnable
 bin/eboard-standings
 sbin/eboardd
+sbin/eboard-hub
 lib/udev/rules.d/70-eboard.rules
 lib/systemd/system/eboardd.service
 lib/systemd/system/eboardd.socket
 lib/systemd/system/eboardd-device@.service
+lib/systemd/system/eboard-hub.service
 lib/sysusers.d/eboardd.conf
+lib/sysusers.d/eboard-hub.conf
 lib/tmpfiles.d/eboardd.conf
 share/man/man1/eboardctl.1
 share/man/man1/eboard-emu.1
@@ -34,7 +37,8 @@ share/man/man1/eboard-perft.1
 share/man/man1/eboard-winnable.1
 share/man/man1/eboard-standings.1
 share/man/man5/eboardd.conf.5
-share/man/man8/eboardd.8"
+share/man/man8/eboardd.8
+share/man/man8/eboard-hub.8"
 
 check_tree() { # ROOT WHAT
     for f in $expected; do [ -f "$1/$f" ] || fail "$2: $f is not installed"; done

@@ -38,7 +38,7 @@ page_options() {
 # 2. Each binary against its page.
 for pair in eboardd:eboardd.8 eboardctl:eboardctl.1 eboard-emu:eboard-emu.1 \
             eboard-perft:eboard-perft.1 eboard-winnable:eboard-winnable.1 \
-            eboard-standings:eboard-standings.1; do
+            eboard-standings:eboard-standings.1 eboard-hub:eboard-hub.8; do
     bin=${pair%%:*} page=$MAN/${pair#*:}
     [ -x "$BIN/$bin" ] || { fail "$BIN/$bin is not built"; continue; }
     "$BIN/$bin" --help >"$T/help" 2>&1 || fail "$bin --help exited $?"

@@ -21,7 +21,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 DESTDIR=$T/root "$CMAKE" --install "$BUILD" >"$T/install.log" || { cat "$T/install.log"; exit 1; }
 R=$T/root
 UNITS=$R$PREFIX/lib/systemd/system
-for u in eboardd.service eboardd.socket eboardd-device@.service; do
+for u in eboardd.service eboardd.socket eboardd-device@.service eboard-hub.service; do
     [ -f "$UNITS/$u" ] || fail "$u is not installed in $PREFIX/lib/systemd/system"
 done
 
@@ -32,10 +32,11 @@ for f in "$UNITS"/*; do
 done
 mv "$T/units/eboardd-device@.service" "$T/units/eboardd-device@ttyUSB0.service"
 grep -q "^ExecStart=$R$PREFIX/sbin/eboardd " "$T/units/eboardd.service" || fail "ExecStart of eboardd.service is not $PREFIX/sbin/eboardd"
+grep -q "^ExecStart=$R$PREFIX/sbin/eboard-hub " "$T/units/eboard-hub.service" || fail "ExecStart of eboard-hub.service is not $PREFIX/sbin/eboard-hub"
 MAN=--man=no
 [ -d "$R$PREFIX/share/man/man8" ] && command -v man >/dev/null && MAN=--man=yes
 (cd "$T/units" && MANPATH=$R$PREFIX/share/man systemd-analyze verify $MAN \
-    eboardd.service eboardd.socket eboardd-device@ttyUSB0.service) >"$T/verify" 2>&1 ||
+    eboardd.service eboardd.socket eboardd-device@ttyUSB0.service eboard-hub.service) >"$T/verify" 2>&1 ||
     fail "systemd-analyze verify exited $?"
 if [ -s "$T/verify" ]; then
     fail "systemd-analyze verify $MAN printed (a warning is a defect):"
@@ -43,7 +44,7 @@ if [ -s "$T/verify" ]; then
 fi
 
 # 2. security exposure, offline.
-for u in eboardd.service eboardd-device@ttyUSB0.service; do
+for u in eboardd.service eboardd-device@ttyUSB0.service eboard-hub.service; do
     score=$(cd "$T/units" && systemd-analyze security --offline=yes "$u" 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
     echo "$u: exposure $score"
     (cd "$T/units" && systemd-analyze security --offline=yes --threshold=20 "$u" >/dev/null 2>&1) ||
@@ -57,6 +58,9 @@ systemd-sysusers --root="$R" "$R$PREFIX/lib/sysusers.d/eboardd.conf" >"$T/sysuse
     { fail "systemd-sysusers failed"; cat "$T/sysusers"; }
 grep -q '^eboardd:x:[0-9]*:[0-9]*:.*:/var/lib/eboardd:' "$R/etc/passwd" || fail "no system user eboardd"
 grep -q '^eboardctl:x:' "$R/etc/group" || fail "no group eboardctl"
+systemd-sysusers --root="$R" "$R$PREFIX/lib/sysusers.d/eboard-hub.conf" >"$T/sysusers" 2>&1 ||
+    { fail "systemd-sysusers failed on eboard-hub.conf"; cat "$T/sysusers"; }
+grep -q '^eboard-hub:x:[0-9]*:[0-9]*:.*:/var/lib/eboard-hub:' "$R/etc/passwd" || fail "no system user eboard-hub"
 systemd-tmpfiles --root="$R" --create "$R$PREFIX/lib/tmpfiles.d/eboardd.conf" >"$T/tmpfiles" 2>&1 ||
     { fail "systemd-tmpfiles failed"; cat "$T/tmpfiles"; }
 uid=$(sed -n 's/^eboardd:x:\([0-9]*\):.*/\1/p' "$R/etc/passwd")

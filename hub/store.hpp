@@ -1,0 +1,118 @@
+// The hall's store of eboard-hub (docs/hub.md): one SQLite database (WAL, synchronous=FULL) in
+// the hub's state directory with the hosts, boards, games, moves with their clock times, alerts
+// and results that the hall's hosts published over MQTT (interfaces.md, "The tournament hall"),
+// and the queue of the lichess push.
+//
+// ingest() records one MQTT message in one transaction and returns once it is on disk: the hub
+// calls it from the MQTT client's message callback, before the QoS 1 PUBACK, so that the broker
+// forgets only what is committed (a kill -9 loses nothing the broker delivered).
+//
+// De-duplication (the contract: by host, board, game, ply, status): a MOVE whose (game, ply,
+// status) is stored with the same move is a duplicate; a MOVE at a stored ply with another move
+// replaces the line from that ply (a made move replaced before completion; the notes on events
+// in docs/client-api.md); a `made` resend of a move stored as completed is a duplicate. ALERTs
+// are duplicates when the same payload was stored for the board; GAME and RESULT when they change
+// nothing. TOUCH is not kept (a broadcast does not show it).
+//
+// Thread-safe: every member locks the one connection.
+#pragma once
+
+#include "base/expected.hpp"
+#include "daemon/stored_game.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+
+namespace eboard::hub {
+
+/// What one message did to the store.
+struct Ingested {
+    bool changed = false;   ///< the hall's games or boards changed (a PGN or an index may differ)
+    bool duplicate = false; ///< the store held it already (a resend)
+    std::string host;
+    std::string board;      ///< empty for a host's status
+    std::string game;       ///< the event's game, empty when none
+};
+
+/// One game as the hub knows it. `seq` orders games as the hub first saw them.
+struct GameRow {
+    std::int64_t seq = 0;
+    std::string host;
+    std::string board;
+    std::string game;
+    std::string date; ///< "YYYY.MM.DD" (UTC) of the day the hub saw the game start
+    bool ended = false;
+    std::string result = "*";
+    bool confirmed = false;
+    int plies = 0;     ///< the number of moves stored
+    std::string fen;   ///< the position after the last stored move (the start when none)
+
+    /// `<host>/<board>`, the pairings' `source`.
+    [[nodiscard]] std::string source() const { return host + "/" + board; }
+};
+
+/// A round waiting to be pushed (the durable queue of the lichess push).
+struct PushItem {
+    int round = 0;
+    std::int64_t generation = 0; ///< grows with every change of the round
+    std::int64_t due_ms = 0;     ///< not before (ms since the epoch)
+    int attempts = 0;            ///< failed tries since the last success
+};
+
+class HallStore {
+  public:
+    /// Opens (creating) `<state_dir>/eboard-hub.db`. Errors name the file and SQLite's reason.
+    static Expected<std::unique_ptr<HallStore>> open(const std::filesystem::path& state_dir);
+    ~HallStore();
+    HallStore(const HallStore&) = delete;
+    HallStore& operator=(const HallStore&) = delete;
+
+    /// Records the message `payload` received on `topic` (`eboard/v1/<host>/<board>/<class>`,
+    /// `.../state`, `eboard/v1/<host>/status`) at `now_ms`, committed when it returns. A payload
+    /// that is not the contract's (bad JSON, an unknown class) is an Error and changes nothing;
+    /// a failed commit is an Error too.
+    Expected<Ingested> ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms);
+
+    /// Every game, in the order the hub first saw them.
+    [[nodiscard]] std::vector<GameRow> games() const;
+    /// Every board `<host>/<board>` that published anything, sorted by name.
+    [[nodiscard]] std::vector<std::string> sources() const;
+    /// The game `game` of `host` as eboardd's PGN export takes it (tags left empty); nullopt
+    /// when unknown.
+    [[nodiscard]] std::optional<daemon::StoredGame> load(const std::string& host, const std::string& game) const;
+    /// The number of messages found to be duplicates since the store was created.
+    [[nodiscard]] std::int64_t duplicates() const;
+    /// The number of ALERTs stored for `<host>/<board>`.
+    [[nodiscard]] int alert_count(const std::string& host, const std::string& board) const;
+    /// A host's last status ("online", "offline"; "" when none was received).
+    [[nodiscard]] std::string host_status(const std::string& host) const;
+
+    /// Notes that `round` changed: queued (or its generation raised), due not before `due_ms`
+    /// (an earlier due time of a waiting item stays).
+    Expected<bool> push_mark(int round, std::int64_t due_ms);
+    /// The waiting round due first, if any.
+    [[nodiscard]] std::optional<PushItem> push_next() const;
+    /// The push of `item` succeeded (or was refused for good): it leaves the queue unless the
+    /// round changed meanwhile (then it waits again, due at `next_due_ms`).
+    Expected<bool> push_done(const PushItem& item, std::int64_t next_due_ms);
+    /// The push of `item` failed: tried again at `due_ms`, attempts + 1.
+    Expected<bool> push_failed(const PushItem& item, std::int64_t due_ms);
+
+  private:
+    explicit HallStore(sqlite3* db) : db_(db) {}
+    Expected<bool> exec(const char* sql) const;
+    Expected<Ingested> apply(std::string_view topic, std::string_view payload, std::int64_t now_ms);
+
+    mutable std::mutex mutex_;
+    sqlite3* db_ = nullptr;
+};
+
+} // namespace eboard::hub
