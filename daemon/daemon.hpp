@@ -7,6 +7,7 @@
 //   RequestDispatcher  the client API's requests, one handler per request type
 //   EmulatedBoards     `--simulate` and `emu-` boards (the emulators library)
 //   Recorder, Store, ClientServer, SpeechSink: the store and the sinks of the events.
+//   HallPublisher      --mqtt: the events to the hall's broker, through the store's outbox
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -19,6 +20,7 @@
 #include "daemon/config.hpp"
 #include "daemon/deadlines.hpp"
 #include "daemon/emulated_boards.hpp"
+#include "daemon/hall_publisher.hpp"
 #include "daemon/recorder.hpp"
 #include "daemon/request_dispatch.hpp"
 #include "daemon/retired_boards.hpp"
@@ -78,6 +80,7 @@ class Daemon final {
     Config config_;
     std::unique_ptr<Store> store_;
     std::unique_ptr<Recorder> recorder_;
+    std::unique_ptr<HallPublisher> hall_; ///< --mqtt (before the boards: it sees their first events)
     std::unique_ptr<ClientServer> server_;
     EmulatedBoards emulated_;
     BoardRegistry boards_;
