@@ -53,6 +53,9 @@ void HallPublisher::stop() {
     if (connected_) (void)client_->publish(status_topic(host_), "offline", 1, true);
     client_->stop();
     remove_acked();
+    if (const std::int64_t waiting = store_.outbox_size(); waiting > 0)
+        log_info("mqtt: " + std::to_string(waiting) + " messages wait in the outbox for the next start (" +
+                 std::to_string(in_flight_.size()) + " were sent and not acknowledged)");
 }
 
 Expected<bool> HallPublisher::write_outbox(Store& store, const Event& event, const std::string& line) {
@@ -104,7 +107,7 @@ bool HallPublisher::update_state(const Event& event) {
 
 std::string HallPublisher::state_payload(const std::string& board, const BoardState& s) const {
     nlohmann::ordered_json j{{"host", host_}, {"board", board}};
-    j["state"] = !s.connected ? "disconnected" : s.game.empty() ? "idle" : s.ended ? "ended" : "playing";
+    j["state"] = !s.connected ? "disconnected" : s.game.empty() ? "idle" : s.ended || !s.result.empty() ? "ended" : "playing";
     if (!s.game.empty()) {
         j["game"] = s.game;
         if (!s.fen.empty()) j["fen"] = s.fen;
@@ -132,7 +135,10 @@ void HallPublisher::pump() {
         for (const auto& row : rows) {
             const auto mid = client_->publish(row.topic, row.payload, 1, row.retain);
             // The connection is gone: on_connected() sends again from the first message.
-            if (!mid) return;
+            if (!mid) {
+                log_info("mqtt: a message was not sent (no connection); it is sent again on the next one");
+                return;
+            }
             in_flight_[*mid] = row.seq;
             cursor_ = row.seq;
         }
