@@ -56,6 +56,7 @@ po::options_description options_table() {
         ("driver-options", po::value<std::string>()->value_name("KEY=VALUE,..."), "options of every board's driver (a [board.NAME]'s own win), e.g. orientation=rotated (below)");
     // clang-format on
     d.add(speech_options_table());
+    d.add(hall_options_table());
     return d;
 }
 
@@ -147,6 +148,7 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
         if (!params) return Error{"--driver-options: " + params.error().message};
         c.driver_options = std::move(*params);
     }
+    if (auto ok = apply_hall_options(vm, c.hall); !ok) return ok;
     return apply_speech_options(vm, c.speech);
 }
 

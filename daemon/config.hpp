@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/hall_config.hpp"
 #include "daemon/speech_config.hpp"
 #include "base/expected.hpp"
 
@@ -81,6 +82,7 @@ struct Config {
     std::string config_file;       ///< the --config FILE, "" if none (SIGHUP re-reads it)
     SpeechOptions speech;          ///< --speech* (speech_config.hpp)
     DriverParams driver_options;   ///< --driver-options: for every board (a board's own win)
+    HallOptions hall;              ///< --mqtt, --host-name, ... (hall_config.hpp)
 };
 
 /// What the command line asked for.

@@ -203,6 +203,9 @@ Expected<bool> Daemon::check_config() {
     } else if (!config_.arbiter_password_file.empty()) {
         return Error{"--arbiter-password-file: only with --http (the console's actions need it)"};
     }
+    if (!config_.hall.mqtt.empty()) {
+        if (auto ok = hall_client_options(config_.hall, hall_host_name(config_.hall)); !ok) return ok.error();
+    }
     return true;
 }
 
@@ -249,6 +252,13 @@ Expected<bool> Daemon::open() {
     // The speech sink hears each event as it is published (Delivery::OnPublish), the others
     // once it is recorded, in the order they are added.
     if (auto ok = open_speech(); !ok) return ok;
+    if (!config_.hall.mqtt.empty()) {
+        const std::string host = hall_host_name(config_.hall);
+        auto options = hall_client_options(config_.hall, host);
+        if (!options) return options.error();
+        hall_ = std::make_unique<HallPublisher>(io_, *store_, std::move(*options), host);
+        hall_->start(*recorder_);
+    }
 
     dispatcher_ = std::make_unique<RequestDispatcher>(
         boards_, *recorder_, *speech_, [this](const AttachRequest& a, const ojson& raw) { return attach(a, raw); },
@@ -329,6 +339,7 @@ void Daemon::stop() {
     // Everything durable before the exit, PGN files too; a store that still fails after the
     // retries: exit 1, the events not stored in the log (Recorder::finish).
     if (recorder_ && !recorder_->finish()) exit_status_ = 1;
+    if (hall_) hall_->stop(); // `offline`; what the broker has not acknowledged waits in the store
     boards_.stop_all();
     supervisor_.cancel();
     if (http_) http_->close();

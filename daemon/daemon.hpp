@@ -7,6 +7,7 @@
 //   RequestDispatcher  the client API's requests, one handler per request type
 //   EmulatedBoards     `--simulate` and `emu-` boards (the emulators library)
 //   Recorder, Store, ClientServer, SpeechSink: the store and the sinks of the events.
+//   HallPublisher      --mqtt: the events to the hall's broker, through the store's outbox
 //   HttpConsole        --http: the arbiters' console (docs/console.md)
 #pragma once
 
@@ -20,6 +21,7 @@
 #include "daemon/config.hpp"
 #include "daemon/deadlines.hpp"
 #include "daemon/emulated_boards.hpp"
+#include "daemon/hall_publisher.hpp"
 #include "daemon/http_console.hpp"
 #include "daemon/recorder.hpp"
 #include "daemon/request_dispatch.hpp"
@@ -80,6 +82,7 @@ class Daemon final {
     Config config_;
     std::unique_ptr<Store> store_;
     std::unique_ptr<Recorder> recorder_;
+    std::unique_ptr<HallPublisher> hall_; ///< --mqtt (before the boards: it sees their first events)
     std::unique_ptr<ClientServer> server_;
     std::unique_ptr<HttpConsole> http_; ///< --http: the arbiters' console
     EmulatedBoards emulated_;

@@ -224,8 +224,10 @@ void Recorder::flush() {
             games.push_back(i.pgn_game);
     const bool pgn = !pgn_dir_.empty();
     Expected<bool> ok = store_.begin_batch(durable);
-    for (std::size_t i = 0; ok && i < items.size(); ++i)
+    for (std::size_t i = 0; ok && i < items.size(); ++i) {
         ok = items[i].event ? store_.record(*items[i].event, items[i].time_ms, items[i].line) : items[i].op(store_);
+        if (ok && items[i].event && outbox_) ok = outbox_(store_, *items[i].event, items[i].line);
+    }
     // The PGN files lag the store until the writer has them (see the file comment); a game
     // changed again in this batch keeps its note.
     for (std::size_t i = 0; ok && pgn && i < games.size(); ++i) ok = store_.mark_pgn_pending(games[i]);

@@ -86,6 +86,13 @@ class Recorder {
     /// Adds an announcement sink (events file, socket, console, speech).
     void add_sink(Sink sink, Delivery delivery = Delivery::Recorded);
 
+    /// A write made for every event in the transaction that records it (the MQTT outbox,
+    /// hall_publisher.hpp): what it writes is durable exactly when the event is. It may run
+    /// again for the same event when a refused batch is tried again.
+    using Outbox = std::function<Expected<bool>(Store&, const Event&, const std::string& line)>;
+    /// Sets the outbox write (one; empty: none).
+    void set_outbox(Outbox outbox) { outbox_ = std::move(outbox); }
+
     /// Queues the event: recorded, then announced, by the next flush. `time_ms` is its
     /// wall-clock time (ms since the epoch).
     void publish(const Event& event, std::int64_t time_ms);
@@ -163,6 +170,7 @@ class Recorder {
     boost::asio::io_context* io_;
     std::vector<Sink> sinks_;
     std::vector<Sink> on_publish_;
+    Outbox outbox_;
     std::vector<Item> queue_;
     bool scheduled_ = false;
     bool flushing_ = false;

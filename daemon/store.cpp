@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS attached_boards(
   device TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS pgn_pending(
   game TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS outbox(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  topic TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  retain INTEGER NOT NULL DEFAULT 0);
 )sql";
 
 // Version 2 added moves.stands (an illegal move that stood, [23] A.5.2); version 3 the
@@ -69,7 +74,9 @@ CREATE TABLE IF NOT EXISTS pgn_pending(
 // store: recorder.hpp); both created by kSchema's IF NOT EXISTS when an older file is opened.
 // Version 5 added games.white_side (the clock side `--white-side auto` found for the game, so
 // that a restarted daemon reads the lever the same way): added to an older file's games.
-constexpr int kSchemaVersion = 5;
+// Version 6 added the outbox table (the MQTT messages the broker has not acknowledged:
+// hall_publisher.hpp), created by kSchema; AUTOINCREMENT so that a seq is never used twice.
+constexpr int kSchemaVersion = 6;
 
 using StatementCache = std::unordered_map<const char*, std::pair<sqlite3_stmt*, bool>>;
 
@@ -472,6 +479,35 @@ std::vector<std::string> Store::pgn_pending() const {
     Stmt q(db_, statements_, "SELECT game FROM pgn_pending ORDER BY game;");
     while (q.step() == SQLITE_ROW) ids.push_back(q.text(0));
     return ids;
+}
+
+Expected<bool> Store::add_outbox(const std::string& topic, std::string_view payload, bool retain) {
+    return execute(db_, statements_, "outbox", "INSERT INTO outbox(topic, payload, retain) VALUES(?,?,?);", topic,
+                   payload, static_cast<std::int64_t>(retain ? 1 : 0));
+}
+
+std::vector<OutboxMessage> Store::outbox_after(std::int64_t after, int limit) const {
+    std::vector<OutboxMessage> out;
+    Stmt q(db_, statements_, "SELECT seq, topic, payload, retain FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?;");
+    q.bind(1, after).bind(2, static_cast<std::int64_t>(limit));
+    while (q.step() == SQLITE_ROW) out.push_back(OutboxMessage{q.integer(0), q.text(1), q.text(2), q.integer(3) != 0});
+    return out;
+}
+
+Expected<bool> Store::remove_outbox(const std::vector<std::int64_t>& seqs) {
+    if (seqs.empty()) return true;
+    if (auto ok = begin_batch(false); !ok) return ok;
+    for (const std::int64_t seq : seqs)
+        if (auto ok = execute(db_, statements_, "outbox", "DELETE FROM outbox WHERE seq = ?;", seq); !ok) {
+            rollback_batch();
+            return ok;
+        }
+    return commit_batch();
+}
+
+std::int64_t Store::outbox_size() const {
+    Stmt q(db_, statements_, "SELECT count(*) FROM outbox;");
+    return q.step() == SQLITE_ROW ? q.integer(0) : 0;
 }
 
 Expected<bool> Store::set_result(const std::string& game, const std::string& result,

@@ -3,7 +3,7 @@
 // their moves with the clock times, and every event. A completed move is recorded here
 // before it is announced anywhere (docs/client-api.md, "Notes on events").
 //
-// Schema (version 5; PRAGMA user_version; an older file is upgraded when opened):
+// Schema (version 6; PRAGMA user_version; an older file is upgraded when opened):
 //   games(seq, id, board, created_ms, start_fen, rules, tags JSON, result, termination,
 //         confirmed, ended, white_side)
 //   moves(game, ply, san, uci, fen, completed, white_ms, black_ms, stands) -- the current line
@@ -12,6 +12,7 @@
 //   board_settings(board, key, value)                 -- what a driver learnt (board_settings.hpp)
 //   attached_boards(seq, name, uri, device)           -- boards opened by ATTACH, until DETACH
 //   pgn_pending(game)                   -- PGN files that may lag the store (recorder.hpp)
+//   outbox(seq, topic, payload, retain) -- MQTT messages not acknowledged (hall_publisher.hpp)
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -39,6 +41,15 @@ struct GameSummary {
     std::string result; ///< "*" while in progress
     int plies = 0;      ///< moves recorded (made or completed)
     bool ended = false;
+};
+
+/// A message of the MQTT outbox (hall_publisher.hpp): kept until the broker acknowledged it,
+/// sent in `seq` order (seq grows and is never used twice).
+struct OutboxMessage {
+    std::int64_t seq = 0;
+    std::string topic;
+    std::string payload;
+    bool retain = false;
 };
 
 /// A board opened at run time (ATTACH, docs/client-api.md), reopened when eboardd starts
@@ -105,6 +116,17 @@ class Store {
     [[nodiscard]] Expected<bool> record_note(const std::string& board, const std::string& game,
                                              const std::string& cls, const std::string& json,
                                              std::int64_t time_ms);
+
+    /// Adds a message to the MQTT outbox; in the open batch (the transaction of the event it
+    /// tells of) or a transaction of its own.
+    [[nodiscard]] Expected<bool> add_outbox(const std::string& topic, std::string_view payload, bool retain);
+    /// The outbox's messages after `after` (a seq; 0 = from the first), in order, at most `limit`.
+    [[nodiscard]] std::vector<OutboxMessage> outbox_after(std::int64_t after, int limit) const;
+    /// Removes the messages the broker acknowledged, in one transaction that does not wait for
+    /// the disk (a removal lost in a crash only sends a message again). Not inside a batch.
+    [[nodiscard]] Expected<bool> remove_outbox(const std::vector<std::int64_t>& seqs);
+    /// How many messages the outbox holds.
+    [[nodiscard]] std::int64_t outbox_size() const;
 
     /// Sets a game's result (Art. 8.7 `confirmed`) without an event; record() of a RESULT
     /// event does the same.

@@ -17,6 +17,7 @@
 #include "daemon/game_tracker.hpp"
 #include "rules/pgn.hpp"
 #include "daemon/pgn_export.hpp"
+#include "daemon/recorder.hpp"
 #include "tests/daemon/stored_games.hpp"
 #include "daemon/store.hpp"
 
@@ -216,6 +217,62 @@ TEST_CASE("store: a version 4 file gets games.white_side, its games kept, the si
     }
     auto store = open_store(dir.path);
     CHECK(store->load(id)->white_side == "right");
+}
+
+TEST_CASE("store: a version 5 file gets the MQTT outbox, its games kept") {
+    TempDir dir;
+    const std::string id = downgraded_store(dir.path, "DROP TABLE outbox; PRAGMA user_version = 5;");
+    auto store = open_store(dir.path);
+    CHECK(store->unfinished_games() == std::vector<std::string>{id});
+    REQUIRE(store->add_outbox("eboard/v1/h/t1/move", "{}", false).has_value());
+    CHECK(store->outbox_size() == 1);
+}
+
+TEST_CASE("store: the outbox in order from a seq, removed by seq, a seq never used twice") {
+    TempDir dir;
+    auto store = open_store(dir.path);
+    REQUIRE(store->add_outbox("a", "1", false).has_value());
+    REQUIRE(store->add_outbox("b", "2", true).has_value());
+    REQUIRE(store->add_outbox("c", "3", false).has_value());
+    auto all = store->outbox_after(0, 10);
+    REQUIRE(all.size() == 3);
+    CHECK(all[0].topic == "a");
+    CHECK(all[1].retain);
+    CHECK(all[2].payload == "3");
+    const auto after_first = store->outbox_after(all[0].seq, 1);
+    REQUIRE(after_first.size() == 1);
+    CHECK(after_first[0].topic == "b");
+    REQUIRE(store->remove_outbox({all[0].seq, all[1].seq, all[2].seq}).has_value());
+    CHECK(store->outbox_size() == 0);
+    // Emptied, then one more: its seq is after every earlier one (a sender's cursor stays valid).
+    REQUIRE(store->add_outbox("d", "4", false).has_value());
+    const auto next = store->outbox_after(0, 10);
+    REQUIRE(next.size() == 1);
+    CHECK(next[0].seq > all[2].seq);
+}
+
+TEST_CASE("store: an outbox write that fails takes its event with it (one transaction), retried with it") {
+    TempDir dir;
+    auto store = open_store(dir.path);
+    Recorder recorder(*store, "");
+    const std::string id = *store->create_game("t1", kStandardFen, {}, "fide-2023", 0);
+    bool fail = true;
+    recorder.set_outbox([&fail](Store& s, const Event& e, const std::string& line) -> eboard::Expected<bool> {
+        if (auto ok = s.add_outbox(std::string("t/") + event_class(e), line, false); !ok) return ok;
+        if (fail) return eboard::Error{"refused"};
+        return true;
+    });
+    recorder.publish(move(id, 1, "e4", "e2e4", true), 1);
+    CHECK(recorder.failing());
+    CHECK(store->outbox_size() == 0);
+    CHECK(store->load(id)->moves.empty()); // the move is not recorded without its message
+    fail = false;
+    recorder.flush();
+    CHECK_FALSE(recorder.failing());
+    CHECK(store->load(id)->moves.size() == 1);
+    const auto rows = store->outbox_after(0, 10);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].topic == "t/MOVE");
 }
 
 TEST_CASE("store: an unusable state directory is a clear error") {

@@ -3,6 +3,8 @@
 // says "running" (it logs that after its listener is open; the log goes to stderr, which is not
 // buffered, and stderr goes into the stdout pipe the test reads), and restartable on the same port
 // and persistence (kill -9 and restart: the hall's fault tests). Header-only; nothing sleeps.
+// Once it runs, a thread of the broker reads its log to the end, so that mosquitto never blocks
+// writing to a full pipe (it would stop answering its clients).
 #pragma once
 
 #include "process.hpp"
@@ -18,6 +20,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <atomic>
+#include <thread>
 
 namespace eboard::test {
 
@@ -68,21 +72,28 @@ class MosquittoBroker {
 
     /// Starts the broker (again) on the same port and persistence; returns once it listens.
     void start() {
+        stop_draining();
         write_config();
         process_ = std::make_unique<Process>(mosquitto_binary(), std::vector<std::string>{"-c", config_path()},
                                              "", "/dev/stdout");
         for (;;) {
             auto l = process_->line(20000);
             if (!l) throw std::runtime_error("mosquitto did not start on port " + std::to_string(port_));
-            if (l->find(" running") != std::string::npos) return;
+            if (l->find(" running") != std::string::npos) break;
         }
+        draining_ = true;
+        drain_ = std::thread([this, p = process_.get()] {
+            while (draining_) (void)p->line(100);
+        });
     }
+    ~MosquittoBroker() { stop_draining(); }
     /// SIGKILL, as a crash: what it had persisted survives (it saves after every change:
     /// autosave_on_changes with an interval of 1).
     void kill9() {
         if (!process_) return;
         process_->signal(SIGKILL);
         process_->wait_exit();
+        stop_draining();
         process_.reset();
     }
     /// SIGTERM, a clean stop (mosquitto saves its persistence file).
@@ -90,10 +101,15 @@ class MosquittoBroker {
         if (!process_) return;
         process_->signal(SIGTERM);
         process_->wait_exit();
+        stop_draining();
         process_.reset();
     }
 
   private:
+    void stop_draining() {
+        draining_ = false;
+        if (drain_.joinable()) drain_.join();
+    }
     [[nodiscard]] std::string config_path() const { return (dir_.path / "mosquitto.conf").string(); }
     void write_config() const {
         std::ofstream c(config_path(), std::ios::trunc);
@@ -116,6 +132,8 @@ class MosquittoBroker {
     int port_;
     std::string extra_;
     std::unique_ptr<Process> process_;
+    std::atomic<bool> draining_{false};
+    std::thread drain_; // reads the log while it runs
 };
 
 } // namespace eboard::test

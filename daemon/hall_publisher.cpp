@@ -1,0 +1,197 @@
+#include "daemon/hall_publisher.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <type_traits>
+#include <utility>
+
+#include "daemon/hall_topics.hpp"
+#include "daemon/log.hpp"
+
+namespace eboard::daemon {
+
+HallPublisher::HallPublisher(boost::asio::io_context& io, Store& store, mqtt::ClientOptions options,
+                             std::string host)
+    : io_(io), store_(store), host_(std::move(host)), url_(mqtt::redacted(options.url)) {
+    // The client's callbacks run on its thread: each goes to the loop, in order.
+    auto post = [this, alive = alive_](auto handler) {
+        boost::asio::post(io_, [alive, handler = std::move(handler)] {
+            if (*alive) handler();
+        });
+    };
+    mqtt::Callbacks callbacks;
+    callbacks.connected = [this, post](bool) { post([this] { on_connected(); }); };
+    callbacks.disconnected = [this, post](const std::string& reason) {
+        post([this, reason] { on_disconnected(reason); });
+    };
+    callbacks.published = [this, post](int mid) { post([this, mid] { on_published(mid); }); };
+    client_ = std::make_unique<mqtt::Client>(std::move(options), std::move(callbacks));
+}
+
+HallPublisher::~HallPublisher() {
+    stop();
+    *alive_ = false;
+}
+
+void HallPublisher::start(Recorder& recorder) {
+    recorder.set_outbox([this](Store& store, const Event& e, const std::string& line) {
+        return write_outbox(store, e, line);
+    });
+    // After each commit that wrote to the outbox: send it (once per loop turn).
+    recorder.add_sink([this](const Event&, const std::string&) { schedule_pump(); });
+    const std::int64_t waiting = store_.outbox_size();
+    log_info("mqtt: publishing as host " + host_ + " to " + url_ +
+             (waiting > 0 ? "; " + std::to_string(waiting) + " messages wait in the outbox" : std::string()));
+    client_->start();
+}
+
+void HallPublisher::stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    // Queued before the DISCONNECT, which the client sends after it (the will is not sent
+    // on a clean DISCONNECT).
+    if (connected_) (void)client_->publish(status_topic(host_), "offline", 1, true);
+    client_->stop();
+    remove_acked();
+    if (const std::int64_t waiting = store_.outbox_size(); waiting > 0)
+        log_info("mqtt: " + std::to_string(waiting) + " messages wait in the outbox for the next start (" +
+                 std::to_string(in_flight_.size()) + " were sent and not acknowledged)");
+}
+
+Expected<bool> HallPublisher::write_outbox(Store& store, const Event& event, const std::string& line) {
+    const std::string& board = event_board(event);
+    if (board.empty() || std::holds_alternative<VersionEvent>(event)) return true;
+    if (auto ok = store.add_outbox(event_topic(host_, board, event_class(event)), event_payload(line, host_), false);
+        !ok)
+        return ok;
+    if (!update_state(event)) return true;
+    return store.add_outbox(state_topic(host_, board), state_payload(board, boards_[board]), true);
+}
+
+bool HallPublisher::update_state(const Event& event) {
+    BoardState& s = boards_[event_board(event)];
+    return std::visit(
+        [&s](const auto& e) -> bool {
+            using T = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<T, BoardEvent>) {
+                s.connected = e.connected;
+                return true;
+            } else if constexpr (std::is_same_v<T, GameEvent>) {
+                if (e.kind == GameEvent::Kind::Start) {
+                    s = BoardState{s.connected, e.game, e.fen, 0, std::nullopt, "", false};
+                } else if (e.kind == GameEvent::Kind::End) {
+                    s.game = e.game;
+                    s.ended = true;
+                } else {
+                    s.game = e.game;
+                    s.fen = e.fen;
+                    s.ply = e.ply.value_or(0);
+                }
+                return true;
+            } else if constexpr (std::is_same_v<T, MoveEvent>) {
+                if (e.game != s.game) s = BoardState{s.connected, e.game, "", 0, std::nullopt, "", false};
+                s.fen = e.fen;
+                s.ply = e.ply;
+                if (e.clock) s.clock = e.clock;
+                return true;
+            } else if constexpr (std::is_same_v<T, ResultEvent>) {
+                s.game = e.game;
+                s.result = e.result;
+                return true;
+            } else {
+                return false; // TOUCH, ALERT: what the board shows is the same
+            }
+        },
+        event);
+}
+
+std::string HallPublisher::state_payload(const std::string& board, const BoardState& s) const {
+    nlohmann::ordered_json j{{"host", host_}, {"board", board}};
+    j["state"] = !s.connected ? "disconnected" : s.game.empty() ? "idle" : s.ended || !s.result.empty() ? "ended" : "playing";
+    if (!s.game.empty()) {
+        j["game"] = s.game;
+        if (!s.fen.empty()) j["fen"] = s.fen;
+        j["ply"] = s.ply;
+        if (s.clock) j["clock"] = nlohmann::ordered_json{{"white_ms", s.clock->white_ms}, {"black_ms", s.clock->black_ms}};
+        if (!s.result.empty()) j["result"] = s.result;
+    }
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+void HallPublisher::schedule_pump() {
+    if (pump_scheduled_ || !connected_) return;
+    pump_scheduled_ = true;
+    boost::asio::post(io_, [this, alive = alive_] {
+        if (!*alive) return;
+        pump_scheduled_ = false;
+        pump();
+    });
+}
+
+void HallPublisher::pump() {
+    while (connected_ && !stopped_ && in_flight_.size() < kWindow) {
+        const auto rows = store_.outbox_after(cursor_, static_cast<int>(kWindow - in_flight_.size()));
+        if (rows.empty()) return;
+        for (const auto& row : rows) {
+            const auto mid = client_->publish(row.topic, row.payload, 1, row.retain);
+            // The connection is gone: on_connected() sends again from the first message.
+            if (!mid) {
+                log_info("mqtt: a message was not sent (no connection); it is sent again on the next one");
+                return;
+            }
+            in_flight_[*mid] = row.seq;
+            cursor_ = row.seq;
+        }
+    }
+}
+
+void HallPublisher::remove_acked() {
+    remove_scheduled_ = false;
+    if (acked_.empty()) return;
+    // A removal the store refuses (a full disk) only sends those messages again later.
+    if (auto ok = store_.remove_outbox(acked_); !ok) log_warning("mqtt: outbox: " + ok.error().message);
+    acked_.clear();
+}
+
+void HallPublisher::on_connected() {
+    if (stopped_) return;
+    connected_ = true;
+    failing_logged_ = false;
+    remove_acked();
+    in_flight_.clear();
+    cursor_ = 0;
+    log_notice(std::string("mqtt: ") + (ever_connected_ ? "connected again to " : "connected to ") + url_ + "; " +
+               std::to_string(store_.outbox_size()) + " messages in the outbox");
+    ever_connected_ = true;
+    (void)client_->publish(status_topic(host_), "online", 1, true);
+    pump();
+}
+
+void HallPublisher::on_disconnected(const std::string& reason) {
+    if (connected_) {
+        log_warning("mqtt: lost the connection to " + url_ + " (" + reason +
+                    "); the outbox keeps what is not acknowledged, connecting again");
+    } else if (!failing_logged_) {
+        log_warning("mqtt: cannot connect to " + url_ + " (" + reason + "); trying again with a back-off up to 30 s");
+        failing_logged_ = true;
+    }
+    connected_ = false;
+    in_flight_.clear();
+}
+
+void HallPublisher::on_published(int mid) {
+    const auto it = in_flight_.find(mid);
+    if (it == in_flight_.end()) return; // the status message, or one of a connection gone
+    acked_.push_back(it->second);
+    in_flight_.erase(it);
+    if (!remove_scheduled_) {
+        remove_scheduled_ = true;
+        boost::asio::post(io_, [this, alive = alive_] {
+            if (!*alive) return;
+            remove_acked();
+            pump();
+        });
+    }
+}
+
+} // namespace eboard::daemon
