@@ -1,4 +1,5 @@
 #include "daemon/config.hpp"
+#include "web/server.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -42,6 +43,7 @@ po::options_description options_table() {
         ("socket", po::value<std::string>()->value_name("PATH"), "the client API socket PATH (JSON lines)")
         ("socket-group", po::value<std::string>()->value_name("GROUP"), "group owning the socket (mode 0660)")
         ("max-clients", po::value<int>()->value_name("N"), "at most N clients on the socket at once (default 64)")
+        ("livechess-api", po::value<std::string>()->value_name("ADDR:PORT"), "serve the LiveChess eBoards API (WebSocket /api/v1.0) on ADDR:PORT, e.g. 127.0.0.1:1982 (default off)")
         // The brackets: the PGN may be left out (Boost prints an empty implicit value as the
         // bare name).
         ("simulate", po::value<std::string>()->implicit_value("")->value_name("[PGN]"), "an emulated DGT board and clock replay the game of PGN (default: an embedded famous game)")
@@ -124,6 +126,10 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
         c.max_clients = vm["max-clients"].as<int>();
         if (c.max_clients < 1 || c.max_clients > 100000) return Error{"--max-clients: must be between 1 and 100000"};
     }
+    str("livechess-api", c.livechess_api);
+    if (!c.livechess_api.empty())
+        if (auto address = web::parse_listen_address(c.livechess_api); !address)
+            return Error{"--livechess-api: " + address.error().message};
     str("event", c.event);
     str("site", c.site);
     str("config", c.config_file);

@@ -69,6 +69,7 @@ struct Config {
     std::string socket;        ///< "" = no client socket
     std::string socket_group;  ///< group owning the socket (mode 0660); "" = the daemon's
     int max_clients = 64;      ///< clients on the socket at once (ClientServer::kDefaultMaxClients)
+    std::string livechess_api; ///< `--livechess-api ADDR:PORT`, "" = off (livechess_api.hpp)
     std::optional<std::string> simulate; ///< set by --simulate; "" = the embedded game
     IllegalFeedback illegal_feedback = IllegalFeedback::OnCompletion;
     double mismatch_grace_s = 5.0; ///< seconds before position_mismatch is alerted

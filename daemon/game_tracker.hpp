@@ -79,6 +79,10 @@ class GameTracker {
     }
     /// The FEN after `ply` (0 = the start position); "" when out of range.
     [[nodiscard]] std::string fen_after(int ply) const;
+    /// The SAN of ply `ply` (1 = the first move) as MOVE gave it; "" when out of range.
+    [[nodiscard]] std::string san(int ply) const {
+        return ply >= 1 && ply <= plies() ? rows_[static_cast<std::size_t>(ply - 1)].san : std::string();
+    }
 
   private:
     // One ply of the record: what the store keeps of it beside the line's move.
