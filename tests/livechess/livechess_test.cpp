@@ -160,6 +160,7 @@ void follow_game(LichessLikeClient& client, const std::vector<std::string>& sour
 
 std::vector<std::string> bare(const std::vector<std::string>& sans) {
     std::vector<std::string> out;
+    out.reserve(sans.size());
     for (const auto& s : sans) out.emplace_back(bare_san(s));
     return out;
 }
@@ -305,7 +306,7 @@ TEST_CASE("boards listed with their state, a setup with a FEN, bad requests answ
     CHECK(eboardd.process.wait_exit() == 0);
 }
 
-TEST_CASE("off by default; a bad address is refused at start") {
+TEST_CASE("off by default, and a bad address is refused at start") {
     TempDir dir("eboardd-livechess-off");
     {
         ReadyDaemon eboardd(dir.path, config_args(dir.path, "[board.idle]\nuri = emu-millennium\n"));
@@ -317,4 +318,31 @@ TEST_CASE("off by default; a bad address is refused at start") {
               (dir.path / "stderr2").string());
     CHECK(d.wait_exit() != 0);
     CHECK(slurp(dir.path / "stderr2").find("--livechess-api") != std::string::npos);
+}
+
+TEST_CASE("serialnr is the DGT board's serial number, kept across a restart while the board is away") {
+    TempDir dir("eboardd-livechess-serial");
+    std::string serial;
+    {
+        ReadyDaemon eboardd(dir.path, config_args(dir.path, "livechess-api = 127.0.0.1:0\n[board.table]\nuri = emu-dgt\n"));
+        LichessLikeClient client(api_port(dir.path / "stderr"));
+        // The feed tells every change: the serial number comes once the driver read it.
+        for (ojson f = client.next_feed(); f["param"]["serialnr"] == "table"; f = client.next_feed()) {
+        }
+        serial = client.feeds.back()["param"]["serialnr"].get<std::string>();
+        eboardd.process.signal(SIGTERM);
+        CHECK(eboardd.process.wait_exit() == 0);
+    }
+    CHECK(serial == "25805"); // the emulator's SERIALNR
+    // The same board name, its device absent: the serial number from the store names it.
+    ReadyDaemon again(dir.path,
+                      config_args(dir.path, "livechess-api = 127.0.0.1:0\n[board.table]\nuri = dgt:" +
+                                                (dir.path / "absent").string() + "\n"),
+                      "2");
+    const auto list = ojson::parse(http_get("127.0.0.1", api_port(dir.path / "stderr2"), "/api/v1.0/eboards").body);
+    REQUIRE(list.size() == 1);
+    CHECK(list[0]["serialnr"] == serial);
+    CHECK(list[0]["state"] == "INACTIVE");
+    again.process.signal(SIGTERM);
+    CHECK(again.process.wait_exit() == 0);
 }

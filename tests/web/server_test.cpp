@@ -93,7 +93,7 @@ TEST_CASE("GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge head") {
     CHECK(http_get("127.0.0.1", port, "/a?" + std::string(2000, 'x')).status == 431);
 }
 
-TEST_CASE("WebSocket messages both ways; an oversize frame is reported and the connection stays usable") {
+TEST_CASE("WebSocket messages both ways, an oversize frame reported and the connection kept") {
     eboard::web::Limits limits;
     limits.max_frame_bytes = 1024;
     Running r(limits);
