@@ -58,6 +58,7 @@ std::string BoardSession::driver() const { return board_.uri.substr(0, board_.ur
 void BoardSession::set_connected(bool connected, std::int64_t now_ms) {
     if (connected == connected_) return;
     connected_ = connected;
+    if (connected) live_.ever_connected = true;
     publish(BoardEvent{board_.name, connected, driver()}, now_ms);
     if (!connected && game_) {
         // Moves made while the board is away are not seen. When it is back, the position on

@@ -10,15 +10,29 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daemon/commands.hpp"
 #include "daemon/config.hpp"
 #include "daemon/game_tracker.hpp"
 #include "daemon/recorder.hpp"
+#include "base/sensors.hpp"
 #include "rules/profile.hpp"
 
 namespace eboard::daemon {
+
+/// What a board shows now beside its game, for clients that follow it live (the LiveChess
+/// eBoards API, livechess_api.hpp). The device link keeps it up to date.
+struct BoardLive {
+    std::optional<BoardReading> sensors; ///< every square as last read (driver's orientation)
+    std::optional<ClockTimes> clock;     ///< the clock's last report by player; none without a clock
+    std::int64_t clock_at_ms = 0;        ///< wall-clock time of that report (ms since the epoch)
+    std::string serial;                  ///< the board's serial number as its driver read it; "" = none
+    std::optional<int> battery_percent;  ///< the board's battery (DGT BATTERY_STATUS); none = unknown
+    bool flipped = false;                ///< the board stands reversed (Reconstructor::rotated)
+    bool ever_connected = false;         ///< it was connected since eboardd started
+};
 
 /// An illegal move the arbiter has not decided on yet (PENALTY apply/decline).
 struct PendingIllegal {
@@ -128,6 +142,17 @@ class BoardSession {
     /// What the clock showed at its latest report (ms); nullopt without a connected clock.
     [[nodiscard]] const std::optional<MoveClock>& clock_times() const { return clock_; }
 
+    /// What the board shows now (BoardLive).
+    [[nodiscard]] const BoardLive& live() const { return live_; }
+    /// Changes what the board shows; on_live_change hears of it.
+    template <typename F>
+    void update_live(F&& change) {
+        std::forward<F>(change)(live_);
+        if (on_live_change) on_live_change(*this);
+    }
+    /// Called after update_live() (on the loop's thread). Unset: nobody listens.
+    std::function<void(const BoardSession&)> on_live_change;
+
     /// {"board","uri","driver","state","game","ply","fen","clock"} (game fields while a game
     /// is in progress, clock when known).
     [[nodiscard]] ojson status_json() const;
@@ -155,6 +180,7 @@ class BoardSession {
     std::optional<PendingIllegal> pending_;
     std::optional<MoveClock> clock_;
     std::string white_side_;
+    BoardLive live_;
 };
 
 } // namespace eboard::daemon

@@ -1,4 +1,5 @@
 #include "daemon/config.hpp"
+#include "web/server.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -44,6 +45,7 @@ po::options_description options_table() {
         ("max-clients", po::value<int>()->value_name("N"), "at most N clients on the socket at once (default 64)")
         ("http", po::value<std::string>()->value_name("ADDR:PORT"), "serve the arbiters' console on ADDR:PORT, e.g. 127.0.0.1:8080")
         ("arbiter-password-file", po::value<std::string>()->value_name("FILE"), "the console's arbiter password: FILE's first line (mode 600)")
+        ("livechess-api", po::value<std::string>()->value_name("ADDR:PORT"), "serve the LiveChess eBoards API (WebSocket /api/v1.0) on ADDR:PORT, e.g. 127.0.0.1:1982 (default off)")
         // The brackets: the PGN may be left out (Boost prints an empty implicit value as the
         // bare name).
         ("simulate", po::value<std::string>()->implicit_value("")->value_name("[PGN]"), "an emulated DGT board and clock replay the game of PGN (default: an embedded famous game)")
@@ -129,6 +131,10 @@ Expected<bool> apply_options(const po::variables_map& vm, Config& c) {
     }
     str("http", c.http);
     str("arbiter-password-file", c.arbiter_password_file);
+    str("livechess-api", c.livechess_api);
+    if (!c.livechess_api.empty())
+        if (auto address = web::parse_listen_address(c.livechess_api); !address)
+            return Error{"--livechess-api: " + address.error().message};
     str("event", c.event);
     str("site", c.site);
     str("config", c.config_file);

@@ -72,6 +72,7 @@ struct Config {
     int max_clients = 64;      ///< clients on the socket at once (ClientServer::kDefaultMaxClients)
     std::string http;          ///< --http ADDR:PORT: the arbiters' console (docs/console.md); "" = none
     std::string arbiter_password_file; ///< the console's arbiter password (first line); "" = none
+    std::string livechess_api; ///< `--livechess-api ADDR:PORT`, "" = off (livechess_api.hpp)
     std::optional<std::string> simulate; ///< set by --simulate; "" = the embedded game
     IllegalFeedback illegal_feedback = IllegalFeedback::OnCompletion;
     double mismatch_grace_s = 5.0; ///< seconds before position_mismatch is alerted

@@ -103,6 +103,12 @@ BoardRecord& Daemon::add_board(const BoardConfig& b) {
     session->on_clock_button = [this, name = b.name](int button, std::int64_t at_ms) {
         speech_->clock_button(name, button, at_ms);
     };
+    // The LiveChess eBoards API follows what the board shows; its serial number, once read, names it.
+    session->on_live_change = [this](const BoardSession& s) {
+        if (livechess_) livechess_->board_changed(s.name());
+    };
+    if (auto kept = store_->board_settings(b.name); kept.contains("serial"))
+        session->update_live([&](BoardLive& l) { l.serial = kept["serial"]; });
     auto link = std::make_unique<DeviceLink>(io_, deadlines_, *session, config_);
     // What the driver learnt comes back from the store when the board is opened (an emu-
     // board's opener is set again by EmulatedBoards::open), and goes to it when it learns more.
@@ -283,6 +289,11 @@ Expected<bool> Daemon::open() {
         if (std::holds_alternative<BoardEvent>(e) || std::holds_alternative<GameEvent>(e))
             supervisor_.schedule_status();
     });
+    if (!config_.livechess_api.empty()) {
+        auto api = LiveChessApi::open(io_, boards_, *recorder_, config_.livechess_api);
+        if (!api) return api.error();
+        livechess_ = std::move(*api);
+    }
 
     if (Simulation* simulation = emulated_.simulation()) {
         recorder_->add_sink([simulation](const Event& e, const std::string&) {
@@ -341,6 +352,7 @@ void Daemon::stop() {
     if (recorder_ && !recorder_->finish()) exit_status_ = 1;
     if (hall_) hall_->stop(); // `offline`; what the broker has not acknowledged waits in the store
     boards_.stop_all();
+    if (livechess_) livechess_->close();
     supervisor_.cancel();
     if (http_) http_->close();
     // The loop goes on until every client has its last output (or kClientDrain passed): the

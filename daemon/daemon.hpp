@@ -23,6 +23,7 @@
 #include "daemon/emulated_boards.hpp"
 #include "daemon/hall_publisher.hpp"
 #include "daemon/http_console.hpp"
+#include "daemon/livechess_api.hpp"
 #include "daemon/recorder.hpp"
 #include "daemon/request_dispatch.hpp"
 #include "daemon/retired_boards.hpp"
@@ -90,6 +91,7 @@ class Daemon final {
     RetiredBoards retired_{io_};
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     std::unique_ptr<RequestDispatcher> dispatcher_;
+    std::unique_ptr<LiveChessApi> livechess_; ///< --livechess-api; after boards_: it reads them
     Supervisor supervisor_;
     int events_fd_ = -1;
     int lock_fd_ = -1; ///< the state directory's lock (lock_state_dir)

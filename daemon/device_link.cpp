@@ -177,14 +177,20 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             clock_model_ = drivers::ClockModel::None;
             last_times_.reset();
             session_.set_clock_times(std::nullopt);
+            session_.update_live([](BoardLive& l) { l.clock.reset(); });
         }
         session_.set_connected(link->connected, now);
         // Its timers go on with its next input (the fresh board dump after start-up).
         return;
     }
     if (const auto* c = std::get_if<SquareChange>(&event)) {
+        session_.update_live([&](BoardLive& l) {
+            if (!l.sensors) l.sensors = BoardReading{};
+            l.sensors->set(c->square, c->reading);
+        });
         feed(*c);
     } else if (const auto* snap = std::get_if<BoardSnapshot>(&event)) {
+        session_.update_live([&](BoardLive& l) { l.sensors = snap->board; });
         if (first_reading_ && !session_.game() && !recon_.in_game()) begin_with_first_move(*snap);
         first_reading_ = false;
         feed(*snap);
@@ -212,6 +218,14 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
     } else if (const auto* info = std::get_if<drivers::ClockInfo>(&event)) {
         clock_model_ = info->model;
         clock_connected_ = info->model != drivers::ClockModel::None;
+    } else if (const auto* device = std::get_if<drivers::DeviceInfo>(&event)) {
+        // The serial number names the board to clients across restarts (kept in the store).
+        if (!device->serial.empty() && device->serial != session_.live().serial) {
+            session_.update_live([&](BoardLive& l) { l.serial = device->serial; });
+            if (on_learned_) on_learned_(BoardSettings{{"serial", device->serial}});
+        }
+    } else if (const auto* battery = std::get_if<drivers::BatteryInfo>(&event)) {
+        session_.update_live([&](BoardLive& l) { l.battery_percent = battery->percent; });
     } else if (const auto* done = std::get_if<drivers::ClockCommandDone>(&event)) {
         if (!done->ok) log_warning("board " + session_.name() + ": clock command failed: " + done->error);
     }
@@ -222,6 +236,7 @@ void DeviceLink::on_clock_times(const drivers::ClockReport& t) {
     if (!t.connected) {
         last_times_.reset();
         session_.set_clock_times(std::nullopt);
+        session_.update_live([](BoardLive& l) { l.clock.reset(); });
         return;
     }
     const bool first = !last_times_;
@@ -237,6 +252,10 @@ void DeviceLink::on_clock_times(const drivers::ClockReport& t) {
     ct.running = t.running && t.turn != ClockSide::None;
     ct.running_side = sides_.color_of(t.turn);
     session_.set_clock_times(MoveClock{ct.white_ms, ct.black_ms});
+    session_.update_live([&](BoardLive& l) {
+        l.clock = ct;
+        l.clock_at_ms = wall_clock_ms();
+    });
     feed(ct);
     // A flag is read from the clock (Art. 6.1): report the moment it shows, once.
     auto fell = [&](bool now_flag, bool before) { return now_flag && (first || !before); };
@@ -276,6 +295,8 @@ void DeviceLink::feed(const SensorEvent& e) {
     // this input's events, so that it follows what the board showed.
     apply(sides_.after_input(side_game()));
     arm_deadline(); // the reconstruction's next timer, if one runs (handling may restart it)
+    if (recon_.rotated() != session_.live().flipped)
+        session_.update_live([&](BoardLive& l) { l.flipped = recon_.rotated(); });
 }
 
 void DeviceLink::handle_move(const eboard::MoveEvent& m, std::int64_t now) {

@@ -82,6 +82,10 @@ class GameTracker {
     /// The FEN after every ply: [0] the start position .. [plies()] the current one, from one
     /// walk back over a copy of the position (fen_after() for each would copy it each time).
     [[nodiscard]] std::vector<std::string> fens() const;
+    /// The SAN of ply `ply` (1 = the first move) as MOVE gave it; "" when out of range.
+    [[nodiscard]] std::string san(int ply) const {
+        return ply >= 1 && ply <= plies() ? rows_[static_cast<std::size_t>(ply - 1)].san : std::string();
+    }
 
   private:
     // One ply of the record: what the store keeps of it beside the line's move.

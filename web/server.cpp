@@ -1,6 +1,7 @@
 #include "web/server.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -159,8 +160,10 @@ class WsSession final : public WebSocket, public Connection, public std::enable_
         if (!open_ || closing_) return;
         queued_bytes_ += text.size();
         if (queued_bytes_ > server_->limits.max_queued_bytes) {
-            // A client that does not read: dropped, the loop never waits for it.
-            shut();
+            // A client that does not read: dropped, the loop never waits for it. Closed on the
+            // next turn of the loop: on_close must not run inside the caller's send().
+            closing_ = true;
+            asio::post(stream_.get_executor(), [self = shared_from_this()] { self->shut(); });
             return;
         }
         queue_.push_back(std::move(text));

@@ -79,7 +79,8 @@ class WebSocket {
     WebSocket& operator=(WebSocket&&) = delete;
 
     /// Queues one text message. Never blocks; a client whose unsent output passes
-    /// Limits::max_queued_bytes is closed (the handler's on_close follows).
+    /// Limits::max_queued_bytes is closed (the handler's on_close follows on a later turn of
+    /// the loop, never inside send()).
     virtual void send(std::string text) = 0;
     /// Sends what is queued, then a close frame (1000, normal closure).
     virtual void close() = 0;

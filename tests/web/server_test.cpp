@@ -15,7 +15,7 @@ using eboard::test::WsClient;
 
 using Running = eboard::test::RunningServer;
 
-TEST_CASE("web: ADDR:PORT is parsed, loopback is told from the rest") {
+TEST_CASE("ADDR:PORT is parsed, loopback is told from the rest") {
     auto a = eboard::web::parse_listen_address("127.0.0.1:1982");
     REQUIRE(a);
     CHECK(a->address == "127.0.0.1");
@@ -38,7 +38,7 @@ TEST_CASE("web: ADDR:PORT is parsed, loopback is told from the rest") {
     CHECK_FALSE(eboard::web::parse_listen_address("example.org:80"));
 }
 
-TEST_CASE("web: GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge head") {
+TEST_CASE("GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge head") {
     eboard::web::Limits limits;
     limits.max_header_bytes = 1024;
     Running r(limits);
@@ -58,7 +58,7 @@ TEST_CASE("web: GET routes, 404, 405, 426 on a WebSocket path, 431 on a huge hea
     CHECK(http_get("127.0.0.1", port, "/a?" + std::string(2000, 'x')).status == 431);
 }
 
-TEST_CASE("web: WebSocket messages both ways, an oversize frame is reported and the connection stays usable") {
+TEST_CASE("WebSocket messages both ways, an oversize frame reported and the connection kept") {
     eboard::web::Limits limits;
     limits.max_frame_bytes = 1024;
     Running r(limits);
@@ -83,7 +83,7 @@ TEST_CASE("web: WebSocket messages both ways, an oversize frame is reported and 
     CHECK(client.receive() == "echo two");
 }
 
-TEST_CASE("web: a client whose output outgrows its queue is closed, the others go on") {
+TEST_CASE("a client whose output outgrows its queue is closed, the others go on") {
     eboard::web::Limits limits;
     limits.max_queued_bytes = 64 * 1024;
     Running r(limits);
@@ -109,7 +109,7 @@ TEST_CASE("web: a client whose output outgrows its queue is closed, the others g
     CHECK(other.receive() == "still here");
 }
 
-TEST_CASE("web: close() closes the WebSocket clients and stops accepting") {
+TEST_CASE("close() closes the WebSocket clients and stops accepting") {
     Running r;
     r.server.websocket("/ws", {});
     r.start();
