@@ -11,11 +11,12 @@
 //   own piece of the player about to move: with `vote-frames` 1 a frame shows it gone, a
 //   100 ms lift, a touched piece and a false touch_move; the driver's vote decides.
 //   bench_recon_misreadings [TRIALS]    (default 10000 each)
+#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "bench/target.hpp"
 #include "drivers/core/board_stream.hpp"
@@ -108,7 +109,12 @@ int sentio_wrong(int vote_frames, int trials, std::uint64_t seed) {
 } // namespace
 
 int main(int argc, char** argv) try {
-    const int trials = argc > 1 ? std::atoi(argv[1]) : 10000;
+    int trials = 10000;
+    if (argc > 1) {
+        const std::string_view arg = argv[1];
+        const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), trials);
+        if (ec != std::errc{} || end != arg.data() + arg.size()) trials = 0;
+    }
     if (trials <= 0) {
         std::fprintf(stderr, "usage: bench_recon_misreadings [TRIALS]\n");
         return 2;
