@@ -242,8 +242,10 @@ void DeviceLink::on_clock_times(const drivers::ClockReport& t) {
     const bool first = !last_times_;
     const auto previous = last_times_;
     last_times_ = t;
-    // Before the first move the lever shows whose clock runs (auto).
-    apply(sides_.clock_report(t, side_game()));
+    // Before the first move the lever shows whose clock runs (auto). A report whose lever moved
+    // is followed by its press (ClockLever, after the times it shows): the press decides.
+    const bool press_follows = previous && previous->connected && previous->lever_high != t.lever_high;
+    if (!press_follows) apply(sides_.clock_report(t, side_game()));
     const Color left = sides_.color_of(ClockSide::Left);
     eboard::ClockTimes ct;
     ct.t_ms = t.t_ms;

@@ -4,6 +4,9 @@
 // of the game is in recon_end.cpp.
 #include "rules/recon_impl.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace eboard {
 
 void Reconstructor::Impl::alert(AlertEvent a) {
@@ -92,6 +95,7 @@ void Reconstructor::Impl::begin_game(Position p, int number, bool rot, bool orie
     reset_evidence();
     saved_touches.clear();
     press_pending = false;
+    press_completed_ply = -1;
     await_restore = false;
     illegal_episode = false;
     mismatch_alerted = false;
@@ -198,6 +202,7 @@ void Reconstructor::Impl::evaluate() {
         }
         return;
     }
+    if (moved_on_after_press()) return;
     if (cand_waiting && !cand_replaces) tentative = true;
     cand_waiting = false;
     if (tentative && two_plies(false)) return;
@@ -343,6 +348,12 @@ void Reconstructor::Impl::complete_all(Color by, Completion how) {
         if (ply_color(k) == by) last = k;
     for (int k = completed + 1; k <= last; ++k) complete(k, how);
     if (how == Completion::Clock && last > 0) note_off_board(std::nullopt);
+    // The board may not have shown yet where the last move's piece went on (a frame taken
+    // before it left the square): moved_on_after_press looks at the readings that follow.
+    if (how == Completion::Clock && last > 0 && last == made) {
+        press_completed_ply = last;
+        press_completed_t = now;
+    }
 }
 
 void Reconstructor::Impl::takeback(int ply) {
@@ -450,7 +461,21 @@ bool Reconstructor::Impl::two_plies(bool all_first_moves) {
 // lands). Without a press the player's move was still his to change (it had not been completed,
 // Art. 6.2.1): the move that went on replaces it and the reply follows (1.c4 Nc6), rather than a
 // reply and a second move by the same player (1.c3 Nc6 2.c4), which is one ply too many.
-bool Reconstructor::Impl::moved_on_and_reply() {
+namespace {
+
+/// True if `on` takes the piece of `last` (the same square left) on through last's square, in
+/// the same direction and further: a pawn's c2-c4 through c3, a rook's a1-a5 through a3.
+bool goes_through(Move last, Move on) {
+    if (on.from() != last.from() || on.to() == last.to()) return false;
+    const int f1 = last.to().file() - last.from().file(), r1 = last.to().rank() - last.from().rank();
+    const int f2 = on.to().file() - on.from().file(), r2 = on.to().rank() - on.from().rank();
+    return f1 * r2 == r1 * f2 && f1 * f2 >= 0 && r1 * r2 >= 0 &&
+           std::max(std::abs(f2), std::abs(r2)) > std::max(std::abs(f1), std::abs(r1));
+}
+
+} // namespace
+
+bool Reconstructor::Impl::moved_on_and_reply(bool through_only) {
     const int made = made_plies();
     if (made <= completed || made == 0) return false;
     const Move last = last_move();
@@ -461,7 +486,7 @@ bool Reconstructor::Impl::moved_on_and_reply() {
     Position p = position_after(made - 1);
     for (const Successor& s : succ_prev) {
         const Move m1 = s.m;
-        if (m1 == last || m1.from() != last.from()) continue;
+        if (m1 == last || m1.from() != last.from() || (through_only && !goes_through(last, m1))) continue;
         if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
         p.make_move(m1);
         successors(p, list);
@@ -485,7 +510,7 @@ bool Reconstructor::Impl::moved_on_and_reply() {
 // piece gone on to another square (the pawn that paused on c3 now on c4) and, perhaps, a piece
 // of the opponent already lifted for his reply: the press completes the move the board shows,
 // so that one replaces the made move (the opponent's lifted piece is his, in his hand).
-bool Reconstructor::Impl::moved_on_at_press() {
+bool Reconstructor::Impl::moved_on_at_press(bool through_only) {
     if (made_plies() < 1 || board_is(cur()) || in_progress(cur())) return false;
     const Move last = last_move();
     const Color mover = ~cur().side_to_move();
@@ -496,6 +521,7 @@ bool Reconstructor::Impl::moved_on_at_press() {
     for (const Successor& s : succ_prev) {
         const Move m1 = s.m;
         if (m1 == last || m1.from() != last.from() || m1.is_castling()) continue;
+        if (through_only && !goes_through(last, m1)) continue;
         if (m1.kind() == Move::Kind::Promotion && m1.promotion_type() != promo) continue;
         if (p.piece_on(m1.to()) != Piece::None) continue;  // a capture needs its own evidence
         p.make_move(m1);
@@ -510,6 +536,30 @@ bool Reconstructor::Impl::moved_on_at_press() {
     if (readings != 1) return false;  // none, or two readings: neither is taken
     replace_last(found);
     return true;
+}
+
+// The press of the player whose made move was the last completed it at once, while the board
+// still showed that move: a frame taken before the pawn that paused on c3 left it for c4 (the
+// press 50-100 ms after the pawn landed). The next reading within the press grace shows the
+// pawn gone on, perhaps the opponent's hand already at work: the press completed the move the
+// player had made by then (Art. 6.2.1), so the move it went on to replaces the intermediate one,
+// completed by the same press. Any other reading is left to the other checks.
+bool Reconstructor::Impl::moved_on_after_press() {
+    const int made = made_plies();
+    if (made == 0 || completed != made || press_completed_ply != made ||
+        now > press_completed_t + cfg.press_grace_ms)
+        return false;
+    const Color mover = ply_color(made);
+    // The piece left the square the press found it on: the board shows it gone on.
+    if (occ & bit_of(last_move().to())) return false;
+    completed = made - 1;  // the press's completion is taken again, for the move it went on to
+    if (moved_on_at_press(true) || moved_on_and_reply(true)) {
+        complete_all(mover, Completion::Clock);
+        press_completed_ply = -1;  // one correction per press
+        return true;
+    }
+    completed = made;
+    return false;
 }
 
 // A move by the player not on move (moving out of turn; two moves before pressing). Under

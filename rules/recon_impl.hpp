@@ -135,6 +135,10 @@ struct Reconstructor::Impl {
     bool press_pending = false;
     Color press_by = Color::White;
     TimeMs press_t = 0;
+    /// The last made ply completed by a press at once (the board showing it then), and when: a
+    /// reading within press_grace_ms may show that its piece had gone on (moved_on_after_press).
+    int press_completed_ply = -1;
+    TimeMs press_completed_t = 0;
     TimeMs mismatch_since = -1;
     bool mismatch_alerted = false;
     bool await_restore = false;       ///< after an illegal move: the position must come back
@@ -242,10 +246,15 @@ struct Reconstructor::Impl {
     bool replace_last(std::optional<Move> with = std::nullopt);
     /// two_plies' first reading: the last made, uncompleted move went on (same piece, another
     /// square) and the opponent's reply followed.
-    bool moved_on_and_reply();
+    /// `through_only`: only a move on through the last move's square (moved_on_after_press).
+    bool moved_on_and_reply(bool through_only = false);
     /// At the press of the player whose made move is the last: the same piece went on to
     /// another square, the opponent's hand perhaps already holding a piece; replaces it.
-    bool moved_on_at_press();
+    bool moved_on_at_press(bool through_only = false);
+    /// A reading soon after a press that completed the last made ply at once shows that ply's
+    /// piece gone on (the press came before the frame that shows it): the move it went on to
+    /// replaces it, completed by that press (the opponent's reply perhaps begun or made).
+    bool moved_on_after_press();
     bool kings_signal();
     bool out_of_turn();
     bool two_plies(bool all_first_moves);

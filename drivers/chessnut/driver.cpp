@@ -212,12 +212,10 @@ const DriverRegistration registration{DriverInfo{
         {"go", "Chessnut Go (PID 85xx)", SerialSettings{}, quirk::battery, &chessnut_ble},
     },
     {
-        {0x2d80, 0x8001, "Chessnut Air (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
-        {0x2d80, 0x8002, "Chessnut Air (NicLink's udev example)", false, UsbAccess::Libusb},
-        {0x2d80, 0x8003, "Chessnut Air (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
-        {0x2d80, 0x8101, "Chessnut Pro (family 81xx per the SDK; exact PID unconfirmed)", false, UsbAccess::Libusb},
-        {0x2d80, 0x8202, "Chessnut Air+ (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
-        {0x2d80, 0x8501, "Chessnut Go (chessnut.md 1, seen in the wild)", false, UsbAccess::Libusb},
+        // As the vendor SDK takes them: any product id whose high byte is 0x80..0x86 (Air 80xx,
+        // Pro 81xx, Air+ 82xx, Go 85xx; ids seen in the wild: 8001, 8002, 8003, 8202, 8501).
+        {0x2d80, 0x8000, "Chessnut boards, PID 80xx-86xx as the vendor SDK takes them (chessnut.md 1)", true,
+         UsbAccess::Libusb, 0x86ff},
     },
     [](const DriverOptions& o) -> std::unique_ptr<Driver> {
         auto opt = ChessnutOptions::from_params(o);

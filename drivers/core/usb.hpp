@@ -42,6 +42,11 @@ struct UsbBoardInfo {
 /// "2d80:8002".
 [[nodiscard]] std::string usb_id_text(std::uint16_t vid, std::uint16_t pid);
 
+/// The usage page of each top-level collection of a HID report descriptor (HID 1.11 6.2.2), in
+/// order; a truncated descriptor gives those read so far. The Chessnut SDK opens the interface
+/// whose page is 0xFF00 (vendor-defined), as hidapi reports it (chessnut.md 1).
+[[nodiscard]] std::vector<std::uint16_t> hid_top_level_usage_pages(std::span<const std::uint8_t> descriptor);
+
 /// libusb error code (negative LIBUSB_ERROR_*) as a sentence that says what to do: ACCESS
 /// mentions the udev rules and the plugdev group, BUSY another program holding the board.
 /// `what` names the step that failed ("open usb:1.4 (2d80:8002)").
@@ -50,8 +55,9 @@ struct UsbBoardInfo {
 /// Opens a USB HID board. `address` empty: the first connected device (lowest bus, then
 /// address) whose VID:PID is in `ids`; "BUS.ADDR": that device, which must have a vendor id
 /// of `ids` (a model whose exact product id is not in the table still opens this way).
-/// Detaches the kernel's usbhid driver (given back on close), claims the first HID interface
-/// with an interrupt IN endpoint, and keeps an interrupt IN transfer in flight; each read()
+/// Detaches the kernel's usbhid driver (given back on close), claims the HID interface with an
+/// interrupt IN endpoint whose report descriptor has the vendor usage page 0xFF00 (as the
+/// Chessnut SDK does; with one such HID interface, or none with that page, the first), and keeps an interrupt IN transfer in flight; each read()
 /// returns one input report (message_oriented()). write() sends one output report on the
 /// interrupt OUT endpoint, or as a SET_REPORT(Output) control request when there is none.
 /// Disconnect: a libusb hotplug "left" callback for the device, or a transfer failing with

@@ -33,13 +33,50 @@ std::string usb_id_text(std::uint16_t vid, std::uint16_t pid) {
 std::string UsbBoardInfo::str() const { return "usb:" + where.str() + " (" + usb_id_text(vid, pid) + ")"; }
 
 bool usb_id_listed(std::span<const UsbId> ids, std::uint16_t vid, std::uint16_t pid) noexcept {
-    return std::any_of(ids.begin(), ids.end(), [&](const UsbId& u) { return u.vid == vid && u.pid == pid; });
+    return std::any_of(ids.begin(), ids.end(), [&](const UsbId& u) { return u.matches(vid, pid); });
 }
 
 std::string usb_ids_text(std::span<const UsbId> ids) {
     std::string out;
-    for (const UsbId& u : ids) out += (out.empty() ? "" : ", ") + usb_id_text(u.vid, u.pid);
+    for (const UsbId& u : ids) {
+        out += (out.empty() ? "" : ", ") + usb_id_text(u.vid, u.pid);
+        if (u.last() != u.pid) {
+            out += '-';
+            out += usb_id_text(u.vid, u.last()).substr(5);
+        }
+    }
     return out;
+}
+
+std::vector<std::uint16_t> hid_top_level_usage_pages(std::span<const std::uint8_t> d) {
+    // HID 1.11 6.2.2: short items (prefix: tag 4 bits, type 2 bits, size 2 bits: 0, 1, 2, 4
+    // bytes) and long items (FE, size, tag). Usage Page is the global item 0x04; a Collection
+    // (main item 0xA0) at depth 0 is a top-level collection, End Collection is 0xC0.
+    std::vector<std::uint16_t> pages;
+    std::uint32_t page = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i < d.size();) {
+        const std::uint8_t prefix = d[i];
+        if (prefix == 0xfe) {
+            if (i + 1 >= d.size()) break;
+            i += 3 + std::size_t{d[i + 1]};
+            continue;
+        }
+        const std::size_t size = (prefix & 3) == 3 ? 4 : (prefix & 3);
+        if (i + 1 + size > d.size()) break;
+        std::uint32_t value = 0;
+        for (std::size_t k = 0; k < size; ++k) value |= std::uint32_t{d[i + 1 + k]} << (8 * k);
+        switch (prefix & 0xfc) {
+        case 0x04: page = value; break;
+        case 0xa0:
+            if (depth++ == 0) pages.push_back(static_cast<std::uint16_t>(page));
+            break;
+        case 0xc0: depth = std::max(0, depth - 1); break;
+        default: break;
+        }
+        i += 1 + size;
+    }
+    return pages;
 }
 
 std::string usb_error_text(int code, std::string_view what) {

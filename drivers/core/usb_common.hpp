@@ -18,10 +18,10 @@ using UsbContext = std::unique_ptr<libusb_context, UsbContextDeleter>;
 /// libusb_init, with the failure said in words.
 [[nodiscard]] Expected<UsbContext> make_usb_context();
 
-/// True if vid:pid is in `ids`.
+/// True if vid:pid is in `ids` (one of its ids or ranges).
 [[nodiscard]] bool usb_id_listed(std::span<const UsbId> ids, std::uint16_t vid, std::uint16_t pid) noexcept;
 
-/// "2d80:8001, 2d80:8002".
+/// "2d80:8001, 2d80:8002", a range as "2d80:8000-86ff".
 [[nodiscard]] std::string usb_ids_text(std::span<const UsbId> ids);
 
 } // namespace eboard::drivers

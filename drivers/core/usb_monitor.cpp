@@ -12,7 +12,7 @@ namespace {
 
 /// One row of the id tables with the driver that declared it.
 struct WatchedId {
-    std::uint16_t vid = 0, pid = 0;
+    UsbId id;  ///< note not kept
     std::string driver;
 };
 
@@ -58,7 +58,7 @@ class LibusbMonitor final : public UsbMonitor {
         libusb_device_descriptor dd{};
         if (libusb_get_device_descriptor(dev, &dd) != 0) return 0;
         const auto it = std::find_if(self->ids_.begin(), self->ids_.end(), [&](const WatchedId& w) {
-            return w.vid == dd.idVendor && w.pid == dd.idProduct;
+            return w.id.matches(dd.idVendor, dd.idProduct);
         });
         if (it == self->ids_.end()) return 0;
         UsbHotplugEvent e;
@@ -89,7 +89,8 @@ Expected<std::unique_ptr<UsbMonitor>> open_usb_monitor(std::string_view driver) 
     std::vector<WatchedId> ids;
     for (const DriverInfo* d : all_drivers()) {
         if (!driver.empty() && d->name != driver) continue;
-        for (const UsbId& u : d->usb_ids) ids.push_back({u.vid, u.pid, std::string(d->name)});
+        for (const UsbId& u : d->usb_ids)
+            ids.push_back({UsbId{u.vid, u.pid, {}, u.certain, u.access, u.pid_last}, std::string(d->name)});
     }
     if (ids.empty())
         return Error{driver.empty() ? std::string("no registered driver declares USB ids")

@@ -22,14 +22,14 @@ struct HidEndpoints {
     int in_size = 64;              ///< wMaxPacketSize of the IN endpoint
 };
 
-/// The first HID interface (altsetting 0) of the active configuration with an interrupt IN
-/// endpoint (chessnut.md 1-2: the board's vendor HID interface).
-Expected<HidEndpoints> find_hid_interface(libusb_device* dev, const std::string& name) {
+/// The HID interfaces (altsetting 0) of the active configuration with an interrupt IN endpoint,
+/// in interface order (chessnut.md 1-2: the board's vendor HID interface is one of them).
+Expected<std::vector<HidEndpoints>> find_hid_interfaces(libusb_device* dev, const std::string& name) {
     libusb_config_descriptor* cfg = nullptr;
     if (const int r = libusb_get_active_config_descriptor(dev, &cfg); r != 0)
         return Error{usb_error_text(r, "read the configuration descriptor of " + name)};
-    HidEndpoints found;
-    for (int i = 0; i < cfg->bNumInterfaces && found.interface < 0; ++i) {
+    std::vector<HidEndpoints> found;
+    for (int i = 0; i < cfg->bNumInterfaces; ++i) {
         const libusb_interface& itf = cfg->interface[i];
         if (itf.num_altsetting < 1) continue;
         const libusb_interface_descriptor& alt = itf.altsetting[0];
@@ -48,13 +48,49 @@ Expected<HidEndpoints> find_hid_interface(libusb_device* dev, const std::string&
                 ep.out = d.bEndpointAddress;
             }
         }
-        if (ep.in) found = ep;
+        if (ep.in) found.push_back(ep);
     }
     libusb_free_config_descriptor(cfg);
-    if (found.interface < 0)
+    if (found.empty())
         return Error{name + " has no HID interface with an interrupt IN endpoint: not a HID board "
                             "(see the driver's README for the expected descriptors)"};
     return found;
+}
+
+/// True if the report descriptor of claimed interface `interface` has a top-level collection
+/// on the vendor usage page 0xFF00 (HID 1.11 7.1.1 GET_DESCRIPTOR, report descriptor 0x22).
+bool vendor_page_interface(libusb_device_handle* h, int interface) {
+    std::array<std::uint8_t, 1024> buf{};
+    const int n = libusb_control_transfer(h, 0x81, LIBUSB_REQUEST_GET_DESCRIPTOR, 0x2200,
+                                          static_cast<std::uint16_t>(interface), buf.data(),
+                                          static_cast<std::uint16_t>(buf.size()), 1000);
+    if (n <= 0) return false;
+    const auto pages = hid_top_level_usage_pages(std::span<const std::uint8_t>(buf.data(), static_cast<std::size_t>(n)));
+    return std::find(pages.begin(), pages.end(), std::uint16_t{0xff00}) != pages.end();
+}
+
+/// Claims the board's interface among `candidates` (usbhid detached): the only one, else the
+/// first whose report descriptor is on the vendor page 0xFF00, as the Chessnut SDK chooses
+/// (its report descriptor can only be read once usbhid lets the interface go, so each is
+/// claimed in turn and the others given back); none on that page: the first. Returns it or
+/// the libusb error of the claim.
+Expected<HidEndpoints> claim_board_interface(libusb_device_handle* h, const std::vector<HidEndpoints>& candidates,
+                                             const std::string& name) {
+    const auto claim = [&](const HidEndpoints& ep) -> std::optional<Error> {
+        if (const int r = libusb_claim_interface(h, ep.interface); r != 0)
+            return Error{usb_error_text(r, "claim interface " + std::to_string(ep.interface) + " of " + name)};
+        return std::nullopt;
+    };
+    if (candidates.size() > 1) {
+        for (const HidEndpoints& ep : candidates) {
+            if (claim(ep)) continue;
+            if (vendor_page_interface(h, ep.interface)) return ep;
+            (void)libusb_release_interface(h, ep.interface);
+        }
+        trace_channel("usb").note(name + ": no HID interface on the vendor page FF00; taking the first");
+    }
+    if (auto failed = claim(candidates.front())) return *failed;
+    return candidates.front();
 }
 
 class UsbTransport final : public Transport {
@@ -305,24 +341,25 @@ Expected<std::unique_ptr<Transport>> open_usb(std::string_view address, std::spa
     (void)libusb_get_device_descriptor(dev, &dd);
     const UsbBoardInfo info{{libusb_get_bus_number(dev), libusb_get_device_address(dev)}, dd.idVendor, dd.idProduct, {}};
     const std::string name = info.str();
-    auto ep = find_hid_interface(dev, name);
-    if (!ep) {
+    auto candidates = find_hid_interfaces(dev, name);
+    if (!candidates) {
         libusb_unref_device(dev);
-        return ep.error();
+        return candidates.error();
     }
     libusb_device_handle* h = nullptr;
     if (const int r = libusb_open(dev, &h); r != 0) {
         libusb_unref_device(dev);
         return Error{usb_error_text(r, "open " + name)};
     }
-    // usbhid binds the HID interface (and makes /dev/hidraw*); take it over while we run and
-    // give it back on release (chessnut.md 1).
-    const bool kernel_driver = libusb_kernel_driver_active(h, ep->interface) == 1;
+    // usbhid binds the HID interfaces (and makes /dev/hidraw*); take the board's over while we
+    // run and give it back on release (chessnut.md 1).
+    const bool kernel_driver = libusb_kernel_driver_active(h, candidates->front().interface) == 1;
     (void)libusb_set_auto_detach_kernel_driver(h, 1);
-    if (const int r = libusb_claim_interface(h, ep->interface); r != 0) {
+    auto ep = claim_board_interface(h, candidates.value(), name);
+    if (!ep) {
         libusb_close(h);
         libusb_unref_device(dev);
-        return Error{usb_error_text(r, "claim interface " + std::to_string(ep->interface) + " of " + name)};
+        return ep.error();
     }
     trace_channel("usb").note("opened " + name + ": interface " + std::to_string(ep->interface) +
                               ", IN " + hex_bytes(std::array{ep->in}) +

@@ -299,11 +299,23 @@ void DgtDriver::on_bwtime(std::span<const std::uint8_t, 7> data, TimeMs now) {
         request_version();  // a clock was plugged in
     }
     last_connected_ = t->connected;
-    if (t->connected) {
-        if (last_lever_ && *last_lever_ != t->lever_high) host_->emit(ClockLever{now, t->lever_high});
-        last_lever_ = t->lever_high;
+    if (!t->connected) {
+        last_report_.reset();
+        host_->emit(*t);
+        return;
     }
+    // Whose clock runs is what the clock shows; the status bits are a hint (10.1, issue 23).
+    const ClockSide hint = t->turn;
+    t->turn = running_side(*t, last_report_ ? &*last_report_ : nullptr);
+    if (hint != ClockSide::None && t->turn != ClockSide::None && hint != t->turn)
+        trace_.note("clock status bits say the other side runs; the lever and the times decide");
+    const bool pressed = last_lever_ && *last_lever_ != t->lever_high;
+    last_lever_ = t->lever_high;
+    last_report_ = *t;
+    // The times first: the report that shows a press shows the times after it (the increment
+    // added), which are the move's clock (interfaces: MOVE clock, "right after the move").
     host_->emit(*t);
+    if (pressed) host_->emit(ClockLever{now, t->lever_high});
 }
 
 void DgtDriver::on_clock_ack(const ClockAck& ack, TimeMs now) {

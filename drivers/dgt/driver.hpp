@@ -116,6 +116,7 @@ class DgtDriver final : public Driver, public ClockControl {
     ClockModel clock_model_ = ClockModel::None;
     bool clock_probe_pending_ = false;
     std::optional<ClockSide> last_lever_;
+    std::optional<ClockReport> last_report_;  ///< the last time report, for whose time went down
     std::optional<bool> last_connected_;
     ClockCommandQueue clock_queue_;
 };

@@ -116,7 +116,9 @@ Expected<ClockReport> decode_time_report(std::span<const std::uint8_t, 7> d) {
     t.running = (status & 0x01) != 0;
     t.lever_high = (status & 0x02) ? ClockSide::Right : ClockSide::Left;
     t.battery_low = (status & 0x04) != 0;
-    t.turn = (status & 0x08) ? ClockSide::Right : (status & 0x10) ? ClockSide::Left : ClockSide::None;
+    // Real clocks set 0x08 while the LEFT clock runs and 0x10 while the RIGHT runs (10.1: the
+    // reverse of the 2015 header). Only a hint: the driver decides from the lever and the times.
+    t.turn = (status & 0x08) ? ClockSide::Left : (status & 0x10) ? ClockSide::Right : ClockSide::None;
     if (!t.connected) return t;
     for (const std::size_t side : {std::size_t{0}, std::size_t{3}}) {
         const std::uint8_t h = d[side], m = d[side + 1], s = d[side + 2];
@@ -131,6 +133,20 @@ Expected<ClockReport> decode_time_report(std::span<const std::uint8_t, 7> d) {
         }
     }
     return t;
+}
+
+ClockSide running_side(const ClockReport& now, const ClockReport* before) noexcept {
+    if (!now.connected || !now.running) return ClockSide::None;
+    const bool same_lever = before && before->connected && before->lever_high == now.lever_high;
+    if (same_lever) {
+        // Counting down: a few seconds less than the report before (UPDATE reports every
+        // second, UPDATE_NICE on every change); a bigger jump is the clock being set (SETNRUN).
+        const auto down = [](TimeMs was, TimeMs is) { return is < was && was - is <= 5000; };
+        const bool left_down = down(before->left_ms, now.left_ms), right_down = down(before->right_ms, now.right_ms);
+        if (left_down != right_down) return left_down ? ClockSide::Left : ClockSide::Right;
+    }
+    // The lever is a see-saw: the side that is up is the one whose time runs (10.1).
+    return now.lever_high;
 }
 
 std::array<std::uint8_t, 10> encode_time_report(const ClockReport& t) noexcept {
@@ -151,8 +167,8 @@ std::array<std::uint8_t, 10> encode_time_report(const ClockReport& t) noexcept {
     if (t.running) status |= 0x01;
     if (t.lever_high == ClockSide::Right) status |= 0x02;
     if (t.battery_low) status |= 0x04;
-    if (t.turn == ClockSide::Right) status |= 0x08;
-    if (t.turn == ClockSide::Left) status |= 0x10;
+    if (t.turn == ClockSide::Left) status |= 0x08;  // as real clocks do (10.1)
+    if (t.turn == ClockSide::Right) status |= 0x10;
     m[9] = static_cast<std::uint8_t>(status);
     return m;
 }

@@ -96,8 +96,16 @@ struct ClockAck {
 [[nodiscard]] std::array<std::uint8_t, 10> encode_clock_ack(const ClockAck& ack) noexcept;
 
 /// Decodes a time report (section 10.1); rejects hours > 9 and BCD minutes/seconds > 59.
-/// t_ms is left 0 for the caller to fill in.
+/// t_ms is left 0 for the caller to fill in. `turn` is the status bits' hint as real clocks set
+/// them (0x08 left runs, 0x10 right runs); running_side() decides from what the clock shows.
 [[nodiscard]] Expected<ClockReport> decode_time_report(std::span<const std::uint8_t, 7> data);
+/// Whose clock runs, from what the clock shows (section 10.1, issue 23): none while it is stopped;
+/// after a press (the lever moved since `before`) the lever's high side; else the one side whose
+/// time went down since `before` (by at most 5 s: more is the clock being set); else the
+/// lever's high side. The status bits (`now.turn`) do
+/// not decide (real clocks set them the other way round from the protocol header); the driver
+/// notes when they disagree.
+[[nodiscard]] ClockSide running_side(const ClockReport& now, const ClockReport* before) noexcept;
 /// The full 10-byte BWTIME time report for `t` (times rounded down to whole seconds, capped at
 /// 9:59:59). Used by the emulator.
 [[nodiscard]] std::array<std::uint8_t, 10> encode_time_report(const ClockReport& t) noexcept;

@@ -81,6 +81,8 @@ std::optional<ClockAck> ClockEmu::command(std::span<const std::uint8_t> f) {
 
 void ClockEmu::press_lever(ClockSide side) {
     ClockReport& t = st_.times;
+    const bool his_clock_ran = t.running && st_.run == (side == ClockSide::Left ? ClockRun::Left : ClockRun::Right);
+    if (his_clock_ran) (side == ClockSide::Left ? t.left_ms : t.right_ms) += opt_.increment_ms;
     t.lever_high = side == ClockSide::Left ? ClockSide::Right : ClockSide::Left;
     // The lever is a see-saw: the side that went up is the one whose time now runs (10.1).
     st_.run = t.lever_high == ClockSide::Left ? ClockRun::Left : ClockRun::Right;

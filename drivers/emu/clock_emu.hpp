@@ -22,6 +22,10 @@ struct ClockEmuOptions {
     /// The lever's side that is up at power-on: White's, so that his first press counts
     /// (Left: White plays on the left).
     ClockSide lever_high = ClockSide::Left;
+    /// Fischer increment added to the presser's time at his press while his clock runs, as a
+    /// real DGT3000 does: the report that shows the press shows it (ply 1 of a real 3+2 game:
+    /// 2:59 before the press, 3:01 after).
+    TimeMs increment_ms = 0;
 };
 
 /// What the clock shows and did, for tests.
@@ -43,7 +47,8 @@ class ClockEmu {
     /// A complete `2b` frame from the host; returns the ACK to send (nullopt: none, e.g. no
     /// clock or an XL receiving ASCII).
     [[nodiscard]] std::optional<dgt::ClockAck> command(std::span<const std::uint8_t> frame);
-    /// The player on `side` presses the lever down (move completed): the other side runs.
+    /// The player on `side` presses the lever down (move completed): the other side runs; the
+    /// increment is added to `side`'s time if his clock was the one running.
     void press_lever(ClockSide side);
     /// Button 0..4 (left to right): the auto-ACK the clock sends (section 13).
     [[nodiscard]] std::optional<dgt::ClockAck> press_button(int button);

@@ -116,3 +116,35 @@ TEST_CASE("white side auto (--white-side): a game that starts with Black to move
     CHECK(completed == 3);
     CHECK(log.of("ALERT", "t1").empty()); // no press taken for the other player's (7.5.3)
 }
+
+TEST_CASE("MOVE clock is what the clock showed right after the press, the increment added (issue 23)") {
+    // Real recordings: every MOVE clock was the reading just before the press (2:59 where the
+    // clock showed 3:01 right after it). The report that shows a press shows the times after
+    // it; the contract wants those (docs/client-api.md, MOVE `clock`).
+    TempDir dir("eboardd-clock-after-press");
+    EmulatedBoard t1("t1", dir.path / "t1", source_game("kasparov-deep-blue-1997.pgn", 5), 7, 200, 180000);
+    t1.plug(t1.position_at(0), 180000, 180000, 10000); // 3 min + 10 s
+    const auto args = config_args(dir.path, "[board.t1]\nuri = " + t1.uri() + "\n");
+    ReadyDaemon eboardd(dir.path, args);
+    EventLog log(eboardd.process);
+    REQUIRE_FALSE(log.wait_for("GAME", "t1").is_null());
+    REQUIRE(t1.wait_driver_ready());
+
+    // 1. e4 and White's press starts Black's clock (it was not running: no increment).
+    t1.make_next_move();
+    REQUIRE_FALSE(log.wait_for("MOVE", "t1", [](const ojson& e) { return is_move(e, 1, "made"); }).is_null());
+    t1.emulator().press_lever(drivers::ClockSide::Left);
+    REQUIRE(log.wait_completed("t1", 1));
+    // 1... c6 and Black's press: his clock ran, the clock adds 10 s at the press.
+    t1.make_next_move();
+    REQUIRE_FALSE(log.wait_for("MOVE", "t1", [](const ojson& e) { return is_move(e, 2, "made"); }).is_null());
+    t1.emulator().press_lever(drivers::ClockSide::Right);
+    const ojson black = log.wait_for("MOVE", "t1", [](const ojson& e) { return is_move(e, 2, "completed"); });
+    REQUIRE_FALSE(black.is_null());
+    REQUIRE(black.contains("clock"));
+    // Shown right after the press: 3:00 less the seconds Black used, plus 10 s; the reading
+    // before the press is at most 3:00.
+    const std::int64_t shown = t1.emulator().clock().times.right_ms / 1000 * 1000;
+    CHECK(black["clock"]["black_ms"].get<std::int64_t>() > 180000);
+    CHECK(black["clock"]["black_ms"].get<std::int64_t>() == shown);
+}

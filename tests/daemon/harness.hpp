@@ -197,12 +197,14 @@ class EmulatedBoard {
                                                             speed_, white_side_);
     }
 
-    /// A (new) board showing `pos` with the clock at these times, behind the same path.
-    void plug(const Position& pos, std::int64_t left_ms, std::int64_t right_ms) {
+    /// A (new) board showing `pos` with the clock at these times (and this increment at each
+    /// press), behind the same path.
+    void plug(const Position& pos, std::int64_t left_ms, std::int64_t right_ms, std::int64_t increment_ms = 0) {
         drivers::emu::DgtEmulatorOptions o;
         o.position = state_of(pos);
         o.clock.left_ms = left_ms;
         o.clock.right_ms = right_ms;
+        o.clock.increment_ms = increment_ms;
         o.clock.lever_high = white_side_; // White's side up: his first press counts
         emulator_ = std::make_unique<drivers::emu::DgtEmulator>(o);
         std::error_code ec;

@@ -131,6 +131,51 @@ TEST_CASE("dgt 13 lever change from BWTIME status bit 1") {
     CHECK(times[1].left_ms == 299000);
 }
 
+TEST_CASE("dgt 10.1 real clocks: whose clock runs is read from the lever and the times, 0x08 = left runs") {
+    // No real capture with clock reports could be found (docs/drivers-conformance.md); the
+    // reports are built to the facts recorded in issue 23 from three real games: 0x08 set while
+    // the LEFT clock ran, 0x10 while the RIGHT ran; ply 1 of a 3+2 game shown as 2:59 before
+    // the press and 3:01 right after it. White plays on the left.
+    Ready r;
+    // bytes: right h m s, left h m s, status (01 running, 02 right side high, 08/10 as recorded)
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x03, 0x00, 0x00, 0x03, 0x00, 0x09}, 500);
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x03, 0x00, 0x00, 0x02, 0x59, 0x09}, 1500);
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x03, 0x00, 0x00, 0x03, 0x01, 0x13}, 1900);  // White's press
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x02, 0x59, 0x00, 0x03, 0x01, 0x13}, 2900);
+    const auto times = r.host.all<ClockReport>();
+    REQUIRE(times.size() == 4);
+    CHECK(times[0].turn == ClockSide::Left);
+    CHECK(times[1].turn == ClockSide::Left);
+    CHECK(times[2].turn == ClockSide::Right);
+    CHECK(times[3].turn == ClockSide::Right);
+    // The press comes after the times of its report: the move's clock is 3:01, not 2:59.
+    std::optional<ClockReport> before_press;
+    for (const auto& e : r.host.events) {
+        if (const auto* t = std::get_if<ClockReport>(&e)) before_press = *t;
+        if (std::holds_alternative<ClockLever>(e)) break;
+    }
+    REQUIRE(r.host.all<ClockLever>().size() == 1);
+    REQUIRE(before_press.has_value());
+    CHECK(before_press->left_ms == 181000);
+}
+
+TEST_CASE("dgt 10.1 the status bits are only a hint: the time going down decides") {
+    Ready r;
+    // Bits as the 2015 header has them (0x10 = left) while the left time goes down: left runs.
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x11}, 500);
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x04, 0x59, 0x11}, 1500);
+    // No status bit at all and the right time going down with the left side high: right runs.
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x04, 0x59, 0x00, 0x04, 0x59, 0x01}, 2500);
+    // Stopped with start/stop: nobody's clock runs, whatever the bits say.
+    feed(r.driver, {0x8d, 0x00, 0x0a, 0x00, 0x04, 0x59, 0x00, 0x04, 0x59, 0x08}, 3500);
+    const auto times = r.host.all<ClockReport>();
+    REQUIRE(times.size() == 4);
+    CHECK(times[0].turn == ClockSide::Left);  // the lever's high side
+    CHECK(times[1].turn == ClockSide::Left);
+    CHECK(times[2].turn == ClockSide::Right);
+    CHECK(times[3].turn == ClockSide::None);
+}
+
 TEST_CASE("dgt 15 keep-alive: silence brings 45 pings, 3 missed mean the board is gone") {
     Ready r;
     TimeMs t = 410;

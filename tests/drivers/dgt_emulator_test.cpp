@@ -247,6 +247,40 @@ TEST_CASE("dgt emu: UPDATE_NICE reports every lever press, two between ticks too
     CHECK(high == std::vector<ClockSide>{ClockSide::Right, ClockSide::Left});
 }
 
+TEST_CASE("dgt emu clock: status bits as real clocks set them, the increment in the press's report") {
+    // Issue 23, from real recordings: 0x08 while the LEFT clock runs, 0x10 while the RIGHT
+    // runs; the report that shows a press shows the presser's time with the increment added.
+    emu::DgtEmulatorOptions o;
+    o.clock.left_ms = o.clock.right_ms = 180000;
+    o.clock.increment_ms = 2000;
+    emu::DgtBoardEmu m(o);
+    const std::uint8_t nice[] = {cmd::send_update_nice};
+    m.receive(nice, 0);
+    const auto run = setnrun_frame(180000, 180000, ClockRun::Left);
+    m.receive(run, 0);
+    m.tick(0);
+    m.tick(1000);
+    (void)m.take_output();
+    m.tick(1200);
+    m.press_lever(ClockSide::Left, 1500);  // 2:58.5 left, then + 2 s
+    std::vector<std::vector<std::uint8_t>> reports;
+    for (auto& out : m.take_output())
+        if (out.size() == 10 && out[0] == msg::bwtime && !is_clock_ack(std::span<const std::uint8_t, 7>(out.data() + 3, 7)))
+            reports.push_back(out);
+    REQUIRE_FALSE(reports.empty());
+    const auto& pressed = reports.back();
+    CHECK(pressed[9] == 0x13);  // running, right side high, 0x10: the right clock runs
+    const auto t = decode_time_report(std::span<const std::uint8_t, 7>(pressed.data() + 3, 7));
+    REQUIRE(t.has_value());
+    CHECK(t->left_ms == 180000);  // 2:58.5 + 2 s, shown in whole seconds
+    m.tick(1600);
+    (void)m.take_output();
+    m.press_lever(ClockSide::Right, 1700);
+    const auto back = m.take_output();
+    REQUIRE_FALSE(back.empty());
+    CHECK(back.back()[9] == 0x09);  // the right player pressed: running, left side high, 0x08
+}
+
 TEST_CASE("dgt emu: DGT XL gets segment text") {
     emu::DgtEmulatorOptions eo;
     eo.clock.model = ClockModel::DgtXl;

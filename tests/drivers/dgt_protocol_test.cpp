@@ -135,8 +135,9 @@ TEST_CASE("dgt 4.1 SERIALNR, LONG_SERIALNR, VERSION, TRADEMARK, BUSADRES, BATTER
     CHECK(bat[0].charging);
 }
 
-TEST_CASE("dgt 10.1 BWTIME time report: the constructed example") {
-    const Bytes m = {0x8d, 0x00, 0x0a, 0x01, 0x23, 0x45, 0x00, 0x05, 0x00, 0x0b};
+TEST_CASE("dgt 10.1 BWTIME time report: the constructed example, status bits as real clocks set them") {
+    // Right to move: 0x10 as real clocks set it (0x08 in the 2015 header, issue 23).
+    const Bytes m = {0x8d, 0x00, 0x0a, 0x01, 0x23, 0x45, 0x00, 0x05, 0x00, 0x13};
     const auto t = decode_time_report(std::span<const std::uint8_t, 7>(m.data() + 3, 7));
     REQUIRE(t.has_value());
     CHECK(t->right_ms == (1 * 3600 + 23 * 60 + 45) * 1000);

@@ -194,18 +194,21 @@ USB=/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2
 "$GEN" --ids >"$T/ids"
 [ -s "$T/ids" ] || fail "the drivers register no USB id at all"
 n=0
-while read -r driver vid pid access certainty; do
-    n=$((n + 1))
-    drivers=$(awk -v v="$vid" -v p="$pid" -v a="$access" '$2==v && $3==p && $4==a {print $1}' "$T/ids" | sort -u | tr '\n' ' ' | sed 's/ $//')
-    if [ "$access" = tty ]; then
-        tty_device "$vid" "$pid" "EB$n" >"$T/dev/$n.umockdev"
-        run_udev "$RULES" "$T/dev/$n.umockdev" "$TTY"
-        expect_board "$driver $vid:$pid ($certainty)" "$drivers" dialout ttyUSB0 "EB$n"
-    else
-        usb_device "$vid" "$pid" "EB$n" >"$T/dev/$n.umockdev"
-        run_udev "$RULES" "$T/dev/$n.umockdev" "$USB"
-        expect_board "$driver $vid:$pid ($certainty)" "$drivers" plugdev bus-usb-001-002 "EB$n"
-    fi
+while read -r driver vid range access certainty; do
+    drivers=$(awk -v v="$vid" -v p="$range" -v a="$access" '$2==v && $3==p && $4==a {print $1}' "$T/ids" | sort -u | tr '\n' ' ' | sed 's/ $//')
+    # A range of product ids (PID-LAST, e.g. Chessnut's 8000-86ff): its first and last id.
+    for pid in $(echo "$range" | tr '-' ' '); do
+        n=$((n + 1))
+        if [ "$access" = tty ]; then
+            tty_device "$vid" "$pid" "EB$n" >"$T/dev/$n.umockdev"
+            run_udev "$RULES" "$T/dev/$n.umockdev" "$TTY"
+            expect_board "$driver $vid:$pid ($certainty)" "$drivers" dialout ttyUSB0 "EB$n"
+        else
+            usb_device "$vid" "$pid" "EB$n" >"$T/dev/$n.umockdev"
+            run_udev "$RULES" "$T/dev/$n.umockdev" "$USB"
+            expect_board "$driver $vid:$pid ($certainty)" "$drivers" plugdev bus-usb-001-002 "EB$n"
+        fi
+    done
 done <"$T/ids"
 echo "checked $n USB ids of the built-in drivers"
 

@@ -32,9 +32,13 @@ TEST_CASE("udev rules: every registered id of every driver is in the generated r
     int ids = 0;
     for (const DriverInfo* d : drivers)
         for (const UsbId& id : d->usb_ids) {
-            char match[80];
-            std::snprintf(match, sizeof match, "{idVendor}==\"%04x\", %s{idProduct}==\"%04x\"",
-                          id.vid, id.access == UsbAccess::Tty ? "ATTRS" : "ATTR", id.pid);
+            char match[120];
+            if (id.last() == id.pid)
+                std::snprintf(match, sizeof match, "{idVendor}==\"%04x\", %s{idProduct}==\"%04x\"",
+                              id.vid, id.access == UsbAccess::Tty ? "ATTRS" : "ATTR", id.pid);
+            else  // a range: its comment line (the glob is checked in the range test)
+                std::snprintf(match, sizeof match, "# %04x:%04x-%04x %s: ", id.vid, id.pid, id.last(),
+                              std::string(d->name).c_str());
             CHECK(contains(*rules, match));
             CHECK(contains(*rules, "SYMLINK+=\"eboard-" + std::string(d->name) + "-$env{EBOARD_ID}\""));
             ++ids;
@@ -98,6 +102,32 @@ TEST_CASE("udev rules: an id table reads back what --ids prints") {
     REQUIRE(drivers.size() == 2);
     CHECK(tools::udev_id_list(drivers) == listed);
     CHECK(drivers[0]->usb_ids[0].note == "from ids.txt");
+}
+
+TEST_CASE("udev rules: a range of product ids is one glob, listed as PID-LAST and read back") {
+    // Chessnut: any PID 80xx-86xx, as the vendor SDK takes them (issue 23).
+    const DriverInfo a = driver("alpha", {{0x2d80, 0x8000, "family", true, UsbAccess::Libusb, 0x86ff}});
+    auto rules = udev_rules({&a}, "1");
+    REQUIRE(rules);
+    CHECK(contains(*rules, "ATTR{idVendor}==\"2d80\", ATTR{idProduct}==\"8[0123456]??\", ENV{EBOARD_DRIVER}+=\"alpha\""));
+    CHECK(contains(*rules, "# 2d80:8000-86ff alpha: family"));
+    const DriverInfo wide = driver("wide", {{0x1209, 0x0f00, "w", true, UsbAccess::Tty, 0x11ff}});
+    auto wide_rules = udev_rules({&wide}, "1");
+    REQUIRE(wide_rules);
+    CHECK(contains(*wide_rules, "ATTRS{idProduct}==\"0f??|1[01]??\""));
+    const std::string listed = tools::udev_id_list({&a});
+    CHECK(listed == "alpha 2d80 8000-86ff libusb certain\n");
+    auto table = IdTable::parse(listed, "ids.txt");
+    REQUIRE(table);
+    REQUIRE(table->drivers().size() == 1);
+    const UsbId& back = table->drivers()[0]->usb_ids.at(0);
+    CHECK(back.matches(0x2d80, 0x8405));
+    CHECK_FALSE(back.matches(0x2d80, 0x8700));
+    CHECK(tools::udev_id_list(table->drivers()) == listed);
+    // A range udev cannot match in whole 0x100 blocks is refused; so is a backwards one.
+    const DriverInfo odd = driver("odd", {{0x2d80, 0x8001, "x", true, UsbAccess::Libusb, 0x8003}});
+    CHECK_FALSE(udev_rules({&odd}, "1"));
+    CHECK_FALSE(IdTable::parse("a 2d80 86ff-8000 libusb certain\n", "t"));
 }
 
 TEST_CASE("udev rules: a malformed id table line is named") {

@@ -32,7 +32,10 @@ std::string rules_drivers(const std::string& vid, const std::string& pid) {
         std::istringstream fields(line);
         std::string driver, v, p;
         fields >> driver >> v >> p;
-        if (v == vid && p == pid) drivers += (drivers.empty() ? "" : " ") + driver;
+        // PID or PID-LAST, a range (4 lower-case hex digits each: text order is number order).
+        const auto dash = p.find('-');
+        const std::string first = p.substr(0, dash), last = dash == std::string::npos ? first : p.substr(dash + 1);
+        if (v == vid && first <= pid && pid <= last) drivers += (drivers.empty() ? "" : " ") + driver;
     }
     return drivers;
 }

@@ -77,6 +77,45 @@ TEST_CASE("chessnut over libusb: found by VID:PID, usbhid detached, start-up at 
     CHECK(b.bus.stats(id).out_reports == static_cast<int>(cmds.size()));
 }
 
+TEST_CASE("chessnut over libusb: any PID 80xx-86xx as the SDK takes them, the HID interface on usage page FF00") {
+    // Issue 23: the vendor SDK takes every product id whose high byte is 0x80..0x86 and opens
+    // the HID interface whose usage page is 0xFF00, not the first HID interface.
+    UsbBus b;
+    auto d = air(7);
+    d.pid = 0x8405;                      // in the SDK's range, in no list of ids seen
+    d.keyboard_interface_first = true;  // interface 0: a keyboard; the board is interface 1
+    auto e = std::make_shared<emu::ChessnutEmulator>(ChessnutHarness::fast_emulator());
+    const int id = b.bus.plug(d, e);
+    auto other = air(8);
+    other.pid = 0x8700;                  // outside the range: not a Chessnut board
+    const int outside = b.bus.plug(other, std::make_shared<emu::ChessnutEmulator>());
+    const auto boards = list_usb_boards();
+    REQUIRE(boards.has_value());
+    REQUIRE(boards->size() == 1);
+    CHECK(boards->front().str() == "usb:1.7 (2d80:8405)");
+    ChessnutHarness h(e, open_chessnut());  // the first Chessnut on the bus: the 8405
+    REQUIRE(h.ready());
+    h.emu->move(Square::parse("e2"), Square::parse("e4"));
+    REQUIRE(h.pump_until([&] { return h.driver->board().at(Square::parse("e4")).piece == Piece::WPawn; }));
+    h.driver->set_leds(bb(Square::parse("e4")));
+    REQUIRE(h.pump_until([&] { return h.emu->leds() == bb(Square::parse("e4")); }));
+    CHECK(b.bus.stats(id).claimed);
+    CHECK(b.bus.stats(id).in_reports >= 2);
+    CHECK(b.bus.stats(outside).opens == 0);
+}
+
+TEST_CASE("HID report descriptors: the usage page of each top-level collection") {
+    const std::vector<std::uint8_t> vendor = {0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x09, 0x01,
+                                              0xa1, 0x00, 0x05, 0x01, 0xc0, 0xc0};
+    CHECK(hid_top_level_usage_pages(vendor) == std::vector<std::uint16_t>{0xff00});
+    const std::vector<std::uint8_t> two = {0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0xc0,
+                                           0xfe, 0x01, 0x10, 0x00,  // a long item, skipped
+                                           0x06, 0x00, 0xff, 0xa1, 0x01, 0xc0};
+    CHECK(hid_top_level_usage_pages(two) == std::vector<std::uint16_t>{0x0001, 0xff00});
+    const std::vector<std::uint8_t> cut = {0x06, 0x00};  // truncated: nothing read
+    CHECK(hid_top_level_usage_pages(cut).empty());
+}
+
 TEST_CASE("chessnut over libusb: moves, LEDs and beep at usb:BUS.ADDR, by interrupt OUT or SET_REPORT") {
     UsbBus b;
     for (const bool out_endpoint : {true, false}) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace eboard::tools {
@@ -29,18 +31,43 @@ bool valid_name(std::string_view name) {
     return true;
 }
 
-// The drivers claiming one vid:pid, with where each has the id from.
+// The drivers claiming one vid:pid (or one range of product ids), with where each has it from.
 struct Claim {
     std::vector<std::pair<std::string_view, const UsbId*>> by;
 };
-using Claims = std::map<std::pair<std::uint16_t, std::uint16_t>, Claim>;
+using Claims = std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint16_t>, Claim>;
 
 Claims claims_for(const std::vector<const DriverInfo*>& drivers, UsbAccess access) {
     Claims out;
     for (const DriverInfo* d : drivers)
         for (const UsbId& id : d->usb_ids)
-            if (id.access == access) out[{id.vid, id.pid}].by.emplace_back(d->name, &id);
+            if (id.access == access) out[{id.vid, id.pid, id.last()}].by.emplace_back(d->name, &id);
     return out;
+}
+
+// "8002" for one id, "8000-86ff" for a range (udev_id_list's PID field).
+std::string pid_text(std::uint16_t pid, std::uint16_t last) {
+    return pid == last ? hex4(pid) : hex4(pid) + "-" + hex4(last);
+}
+
+// The udev glob for the product ids pid..last (sysfs idProduct is 4 lower-case hex digits):
+// one id as it is; a range of whole 0x100 blocks as the blocks' first two digits
+// ("8[0123456]??" for 8000-86ff). Other ranges cannot be written: nullopt.
+std::optional<std::string> pid_glob(std::uint16_t pid, std::uint16_t last) {
+    if (pid == last) return hex4(pid);
+    if ((pid & 0xff) != 0 || (last & 0xff) != 0xff) return std::nullopt;
+    std::string alternatives;
+    for (unsigned hi = pid >> 12; hi <= (last >> 12); ++hi) {
+        const unsigned from = hi == (pid >> 12) ? (pid >> 8) & 15 : 0;
+        const unsigned to = hi == (last >> 12) ? (last >> 8) & 15 : 15;
+        if (!alternatives.empty()) alternatives += '|';
+        alternatives += "0123456789abcdef"[hi];
+        if (from != to) alternatives += '[';
+        for (unsigned d = from; d <= to; ++d) alternatives += "0123456789abcdef"[d];
+        if (from != to) alternatives += ']';
+        alternatives += "??";
+    }
+    return alternatives;
 }
 
 // A udev glob matching `name` as one word of a space-separated list (ENV{X}+= appends with a
@@ -69,15 +96,16 @@ void append_section(std::string& out, const Section& s, const Claims& claims) {
     out += "IMPORT{builtin}=\"usb_id\"\n";
     out += "IMPORT{builtin}=\"path_id\"\n";
     std::set<std::string_view> names;
-    for (const auto& [vidpid, claim] : claims) {
-        const std::string vid = hex4(vidpid.first), pid = hex4(vidpid.second);
+    for (const auto& [key, claim] : claims) {
+        const auto [v, first, last] = key;
+        const std::string vid = hex4(v), pid = pid_text(first, last);
         for (const auto& [name, id] : claim.by) {
             out += "# " + vid + ":" + pid + " " + std::string(name) + ": " + std::string(id->note);
             out += id->certain ? "\n" : " (uncertain id: the driver probes the board)\n";
             names.insert(name);
         }
         out += std::string(s.attrs) + "{idVendor}==\"" + vid + "\", " + s.attrs + "{idProduct}==\"" +
-               pid + "\"";
+               pid_glob(first, last).value_or(pid) + "\"";
         for (const auto& [name, id] : claim.by) out += ", ENV{EBOARD_DRIVER}+=\"" + std::string(name) + "\"";
         out += "\n";
     }
@@ -101,9 +129,13 @@ Expected<std::string> udev_rules(const std::vector<const DriverInfo*>& drivers,
         if (!valid_name(d->name))
             return Error{"driver '" + std::string(d->name) +
                          "': a driver name in a device link may only use a-z, 0-9, '-' and '_'"};
-        for (const UsbId& id : d->usb_ids)
+        for (const UsbId& id : d->usb_ids) {
             if (id.note.find_first_of("\r\n") != std::string_view::npos)
                 return Error{"driver '" + std::string(d->name) + "': USB id note with a line break"};
+            if (!pid_glob(id.pid, id.last()))
+                return Error{"driver '" + std::string(d->name) + "': product id range " + pid_text(id.pid, id.last()) +
+                             " is not whole blocks of 0x100 (xx00-yyff): udev cannot match it"};
+        }
     }
     const Claims tty = claims_for(drivers, UsbAccess::Tty);
     const Claims usb = claims_for(drivers, UsbAccess::Libusb);
@@ -145,7 +177,7 @@ std::string udev_id_list(const std::vector<const DriverInfo*>& drivers) {
     std::string out;
     for (const DriverInfo* d : drivers)
         for (const UsbId& id : d->usb_ids)
-            out += std::string(d->name) + " " + hex4(id.vid) + " " + hex4(id.pid) + " " +
+            out += std::string(d->name) + " " + hex4(id.vid) + " " + pid_text(id.pid, id.last()) + " " +
                    (id.access == UsbAccess::Tty ? "tty" : "libusb") + " " +
                    (id.certain ? "certain" : "uncertain") + "\n";
     return out;
@@ -174,10 +206,15 @@ Expected<IdTable> IdTable::parse(const std::string& text, const std::string& ori
         };
         UsbId id;
         id.note = note;
-        if (!hex(vid, id.vid) || !hex(pid, id.pid) || (access != "tty" && access != "libusb") ||
+        // PID or PID-LAST (a range, as udev_id_list prints it).
+        const auto dash = pid.find('-');
+        const bool range_ok = dash == std::string::npos || (hex(pid.substr(dash + 1), id.pid_last) && id.pid_last > 0);
+        if (dash != std::string::npos) pid.resize(dash);
+        if (!hex(vid, id.vid) || !hex(pid, id.pid) || !range_ok || (id.pid_last && id.pid_last <= id.pid) ||
+            (access != "tty" && access != "libusb") ||
             (certainty != "certain" && certainty != "uncertain") || (words >> extra))
             return Error{origin + ":" + std::to_string(n) +
-                             ": expected DRIVER VID PID tty|libusb certain|uncertain (VID, PID: 4 "
+                             ": expected DRIVER VID PID[-LAST] tty|libusb certain|uncertain (VID, PID: 4 "
                              "lower-case hex digits)",
                          n, 0};
         id.access = access == "tty" ? UsbAccess::Tty : UsbAccess::Libusb;

@@ -24,13 +24,14 @@ namespace eboard::tools {
 
 /// The rules file text for `drivers` (normally drivers::all_drivers()). Drivers without USB
 /// ids are listed in a comment. `release` goes into the header comment.
-/// Errors: a driver name that cannot be part of a device link (allowed: a-z 0-9 - _), or a
-/// note with a line break.
+/// Errors: a driver name that cannot be part of a device link (allowed: a-z 0-9 - _), a
+/// note with a line break, or a product id range that is not whole 0x100 blocks.
 [[nodiscard]] Expected<std::string> udev_rules(const std::vector<const drivers::DriverInfo*>& drivers,
                                                const std::string& release);
 
 /// One line per USB id, "DRIVER VID PID tty|libusb certain|uncertain" (VID/PID as 4 lower-case
-/// hex digits), for tests that build fake devices for every id.
+/// hex digits; a range of product ids as PID-LAST, "8000-86ff"), for tests that build fake
+/// devices for every id.
 [[nodiscard]] std::string udev_id_list(const std::vector<const drivers::DriverInfo*>& drivers);
 
 /// Driver tables read back from udev_id_list() text (blank lines and `#` comments allowed),

@@ -42,6 +42,16 @@ constexpr std::uint8_t kReportDescriptor[] = {
     0xc0,                    // end collection
 };
 
+/// A boot keyboard's HID report descriptor (HID 1.11 appendix B.1, shortened): usage page 01
+/// (generic desktop), usage 06 (keyboard), an 8-byte input report.
+constexpr std::uint8_t kKeyboardReportDescriptor[] = {
+    0x05, 0x01, 0x09, 0x06, 0xa1, 0x01,              // generic desktop, keyboard, collection
+    0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00,  // key codes page, modifiers
+    0x25, 0x01, 0x75, 0x01, 0x95, 0x08, 0x81, 0x02,  // 8 bits of modifiers
+    0x95, 0x07, 0x75, 0x08, 0x81, 0x01,              // 7 bytes
+    0xc0,                                            // end collection
+};
+
 /// A USB string descriptor (UTF-16LE of ASCII text).
 std::vector<std::uint8_t> string_descriptor(const std::string& s) {
     std::vector<std::uint8_t> v{static_cast<std::uint8_t>(2 + 2 * s.size()), 0x03};
@@ -70,11 +80,24 @@ std::vector<std::uint8_t> usb_descriptors(const FakeUsbDescription& d) {
     put16(v, 0x0100);  // bcdDevice
     v.insert(v.end(), {1, 2, 3, 1});  // string indexes; one configuration
     const std::uint8_t n_ep = d.out_endpoint ? 2 : 1;
-    const unsigned total = 9 + 9 + 9 + 7u * n_ep;
+    const bool keyboard = d.keyboard_interface_first;
+    const unsigned total = 9 + 9 + 9 + 7u * n_ep + (keyboard ? 9 + 9 + 7 : 0);
     v.insert(v.end(), {9, 0x02});
     put16(v, total);
-    v.insert(v.end(), {1, 1, 0, 0x80, 50});  // 1 interface, configuration 1, bus powered, 100 mA
-    v.insert(v.end(), {9, 0x04, 0, 0, n_ep, d.interface_class, 0, 0, 0});
+    // 1 or 2 interfaces, configuration 1, bus powered, 100 mA
+    v.insert(v.end(), {static_cast<std::uint8_t>(keyboard ? 2 : 1), 1, 0, 0x80, 50});
+    if (keyboard) {
+        v.insert(v.end(), {9, 0x04, 0, 0, 1, 3, 1, 1, 0});  // HID, boot interface, keyboard
+        v.insert(v.end(), {9, 0x21});
+        put16(v, 0x0111);
+        v.insert(v.end(), {0, 1, 0x22});
+        put16(v, sizeof kKeyboardReportDescriptor);
+        v.insert(v.end(), {7, 0x05, d.keyboard_in_endpoint, 0x03});
+        put16(v, 8);
+        v.push_back(10);
+    }
+    const std::uint8_t number = keyboard ? 1 : 0;
+    v.insert(v.end(), {9, 0x04, number, 0, n_ep, d.interface_class, 0, 0, 0});
     v.insert(v.end(), {9, 0x21});  // HID descriptor: HID 1.11, one report descriptor
     put16(v, 0x0111);
     v.insert(v.end(), {0, 1, 0x22});
@@ -178,7 +201,11 @@ struct FakeDevice {
                 case 3: return string_descriptor(desc.serial);
                 default: return std::nullopt;
                 }
-            case 0x22: return std::vector<std::uint8_t>(std::begin(kReportDescriptor), std::end(kReportDescriptor));
+            case 0x22:  // report descriptor of interface wIndex
+                if (desc.keyboard_interface_first && (setup[4] | (setup[5] << 8)) == 0)
+                    return std::vector<std::uint8_t>(std::begin(kKeyboardReportDescriptor),
+                                                     std::end(kKeyboardReportDescriptor));
+                return std::vector<std::uint8_t>(std::begin(kReportDescriptor), std::end(kReportDescriptor));
             default: return std::nullopt;
             }
         }

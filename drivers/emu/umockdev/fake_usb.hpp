@@ -37,6 +37,11 @@ struct FakeUsbDescription {
     std::uint8_t out_endpoint = 0x02;  ///< interrupt OUT; 0 = none (commands go as SET_REPORT)
     std::uint16_t max_packet = 64;
     bool kernel_driver_bound = true;   ///< usbhid owns the interface when it is plugged in
+    /// A standard HID interface (a boot keyboard, usage page 01, its own interrupt IN endpoint
+    /// `keyboard_in_endpoint` that never reports) as interface 0, before the board's vendor-page
+    /// (FF00) interface, which is then interface 1: the SDK opens the FF00 one (chessnut.md 1).
+    bool keyboard_interface_first = false;
+    std::uint8_t keyboard_in_endpoint = 0x83;
     /// More udev properties of the device node, "KEY=VALUE": what udev rules would add
     /// (EBOARD_DRIVER of udev/70-eboard.rules), read through sd-device/libudev.
     std::vector<std::string> udev_properties;
