@@ -22,8 +22,9 @@ namespace eboard::daemon {
 /// 2 = the INFO request (Appendix D.2.10.4: information on request).
 /// 3 = every ERROR reply has a `code` (commands.hpp ErrorCode).
 /// 4 = ERROR `too_many_clients` (on connect); ALERT `store_failed`.
+/// 5 = ALERT `winnability` (`undecided`, for `flag`).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 4;
+inline constexpr int kProtoMinor = 5;
 
 struct VersionEvent {
     std::string release;
