@@ -1,5 +1,7 @@
 #include "daemon/store.hpp"
 
+#include "daemon/sqlite_file.hpp"
+
 #include <sqlite3.h>
 
 #include <chrono>
@@ -214,24 +216,11 @@ Expected<bool> Store::exec(const char* sql) const {
 }
 
 Expected<std::unique_ptr<Store>> Store::open(const std::filesystem::path& state_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(state_dir, ec);
-    if (ec) return Error{"store: cannot create " + state_dir.string() + ": " + ec.message()};
     const std::string path = (state_dir / "eboardd.db").string();
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
-        Error e{"store: cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
-        sqlite3_close_v2(db);
-        return e;
-    }
-    std::unique_ptr<Store> s(new Store(db));
-    sqlite3_busy_timeout(db, 2000);
-    for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
-                            "PRAGMA foreign_keys=ON;"}) {
-        auto ok = s->exec(sql);
-        if (!ok) return Error{ok.error().message + " (" + path + ")"};
-    }
+    auto db = open_sqlite_file(state_dir, "eboardd.db", "store");
+    if (!db) return db.error();
+    std::unique_ptr<Store> s(new Store(*db));
+    if (auto ok = s->exec("PRAGMA foreign_keys=ON;"); !ok) return Error{ok.error().message + " (" + path + ")"};
     if (auto ok = s->migrate(); !ok) return Error{ok.error().message + " (" + path + ")"};
     return s;
 }

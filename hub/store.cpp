@@ -1,5 +1,7 @@
 #include "hub/store.hpp"
 
+#include "daemon/sqlite_file.hpp"
+
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
@@ -128,23 +130,11 @@ std::string topic_board(const std::vector<std::string>& parts) {
 } // namespace
 
 Expected<std::unique_ptr<HallStore>> HallStore::open(const std::filesystem::path& state_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(state_dir, ec);
-    if (ec) return Error{"hub store: cannot create " + state_dir.string() + ": " + ec.message()};
-    const std::string path = (state_dir / "eboard-hub.db").string();
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
-        Error e{"hub store: cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
-        sqlite3_close_v2(db);
-        return e;
-    }
-    std::unique_ptr<HallStore> s(new HallStore(db));
-    sqlite3_busy_timeout(db, 2000);
-    for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;", kSchema}) {
-        auto ok = s->exec(sql);
-        if (!ok) return Error{ok.error().message + " (" + path + ")"};
-    }
+    auto db = daemon::open_sqlite_file(state_dir, "eboard-hub.db", "hub store");
+    if (!db) return db.error();
+    std::unique_ptr<HallStore> s(new HallStore(*db));
+    if (auto ok = s->exec(kSchema); !ok)
+        return Error{ok.error().message + " (" + (state_dir / "eboard-hub.db").string() + ")"};
     return s;
 }
 

@@ -1,0 +1,33 @@
+#include "daemon/sqlite_file.hpp"
+
+#include <sqlite3.h>
+
+namespace eboard::daemon {
+
+Expected<sqlite3*> open_sqlite_file(const std::filesystem::path& state_dir, const std::string& file_name,
+                                    const std::string& who) {
+    std::error_code ec;
+    std::filesystem::create_directories(state_dir, ec);
+    if (ec) return Error{who + ": cannot create " + state_dir.string() + ": " + ec.message()};
+    const std::string path = (state_dir / file_name).string();
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+        Error e{who + ": cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
+        sqlite3_close_v2(db);
+        return e;
+    }
+    sqlite3_busy_timeout(db, 2000);
+    for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;"}) {
+        char* msg = nullptr;
+        if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+            Error e{who + ": " + (msg ? msg : sqlite3_errmsg(db)) + " (" + path + ")"};
+            sqlite3_free(msg);
+            sqlite3_close_v2(db);
+            return e;
+        }
+    }
+    return db;
+}
+
+} // namespace eboard::daemon
