@@ -19,15 +19,22 @@ Expected<sqlite3*> open_sqlite_file(const std::filesystem::path& state_dir, cons
     }
     sqlite3_busy_timeout(db, 2000);
     for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;"}) {
-        char* msg = nullptr;
-        if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-            Error e{who + ": " + (msg ? msg : sqlite3_errmsg(db)) + " (" + path + ")"};
-            sqlite3_free(msg);
+        if (auto ok = exec_sql(db, sql, who); !ok) {
             sqlite3_close_v2(db);
-            return e;
+            return Error{ok.error().message + " (" + path + ")"};
         }
     }
     return db;
+}
+
+Expected<bool> exec_sql(sqlite3* db, const char* sql, const std::string& who) {
+    char* msg = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+        Error e{who + ": " + (msg ? msg : sqlite3_errmsg(db))};
+        sqlite3_free(msg);
+        return e;
+    }
+    return true;
 }
 
 } // namespace eboard::daemon

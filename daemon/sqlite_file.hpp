@@ -19,4 +19,8 @@ namespace eboard::daemon {
 [[nodiscard]] Expected<sqlite3*> open_sqlite_file(const std::filesystem::path& state_dir, const std::string& file_name,
                                                   const std::string& who);
 
+/// Runs `sql` (one or more statements, no results) on `db`. The error starts with `who` and
+/// gives SQLite's message.
+[[nodiscard]] Expected<bool> exec_sql(sqlite3* db, const char* sql, const std::string& who);
+
 } // namespace eboard::daemon

@@ -205,15 +205,7 @@ Store::~Store() {
     sqlite3_close_v2(db_);
 }
 
-Expected<bool> Store::exec(const char* sql) const {
-    char* msg = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-        Error e{std::string("store: ") + (msg ? msg : sqlite3_errmsg(db_))};
-        sqlite3_free(msg);
-        return e;
-    }
-    return true;
-}
+Expected<bool> Store::exec(const char* sql) const { return exec_sql(db_, sql, "store"); }
 
 Expected<std::unique_ptr<Store>> Store::open(const std::filesystem::path& state_dir) {
     const std::string path = (state_dir / "eboardd.db").string();

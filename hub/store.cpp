@@ -140,15 +140,7 @@ Expected<std::unique_ptr<HallStore>> HallStore::open(const std::filesystem::path
 
 HallStore::~HallStore() { sqlite3_close_v2(db_); }
 
-Expected<bool> HallStore::exec(const char* sql) const {
-    char* msg = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-        Error e{std::string("hub store: ") + (msg ? msg : sqlite3_errmsg(db_))};
-        sqlite3_free(msg);
-        return e;
-    }
-    return true;
-}
+Expected<bool> HallStore::exec(const char* sql) const { return daemon::exec_sql(db_, sql, "hub store"); }
 
 Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
     std::lock_guard lock(mutex_);
