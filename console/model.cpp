@@ -104,7 +104,7 @@ std::optional<std::string> Model::apply(const nlohmann::json& e, std::int64_t mo
     }
     if (cls == "ALERT") {
         nlohmann::json shown = nlohmann::json::object();
-        for (const char* f : {"kind", "article", "text", "ply", "count", "penalty", "player", "squares", "undecided"})
+        for (const char* f : {"kind", "article", "text", "ply", "count", "penalty", "player", "squares", "winnability"})
             if (const auto it = e.find(f); it != e.end()) shown[f] = *it;
         b.alerts.push_back(Alert{next_alert_++, std::move(shown), wall_ms, true});
         return id;

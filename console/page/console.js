@@ -80,7 +80,7 @@ function alertText(board, a) {
   if (a.count) parts.push(`illegal move no. ${a.count}`);
   if (a.penalty) parts.push(`penalty: ${a.penalty}`);
   if (a.squares && a.squares.length) parts.push(`squares ${a.squares.join(" ")}`);
-  if (a.undecided) parts.push("winnability undecided");
+  if (a.winnability === "undecided") parts.push("winnability undecided");
   return parts.filter(Boolean).join(" — ");
 }
 function beep() {

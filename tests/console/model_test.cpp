@@ -77,6 +77,14 @@ TEST_CASE("7.5.1 an illegal move's alert stays open until acknowledged, with its
             20, 0);
     m.close_alerts("t1");
     for (const auto& x : m.board_json("t1", 20)["alerts"]) CHECK(x["open"] == false);
+
+    // A flag fall the full search could not decide (proto_minor 5): the page is told so.
+    m.apply({{"class", "ALERT"}, {"board", "t1"}, {"game", "g1"}, {"kind", "flag"}, {"article", "6.9"},
+             {"text", "white's flag fell"}, {"winnability", "undecided"}},
+            30, 0);
+    const auto flag = m.board_json("t1", 30)["alerts"].back();
+    CHECK(flag["kind"] == "flag");
+    CHECK(flag["winnability"] == "undecided");
 }
 
 TEST_CASE("a take-back, a correction, a hub's host, a late subscriber and the board order") {
