@@ -1,13 +1,13 @@
 #include "daemon/simulation.hpp"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "daemon/emu_board.hpp"
+#include "daemon/emu_player.hpp"
 #include "daemon/log.hpp"
 #include "drivers/emu/dgt_emulator.hpp"
 #include "daemon/simulated_player.hpp"
+#include "daemon/small_file.hpp"
 #include "rules/time_control.hpp"
 
 namespace eboard::daemon {
@@ -34,11 +34,11 @@ Expected<std::unique_ptr<Simulation>> Simulation::open(const std::string& pgn_pa
                                                        bool clock) {
     std::string text = embedded_simulation_pgn();
     if (!pgn_path.empty()) {
-        std::ifstream in(pgn_path, std::ios::binary);
-        if (!in) return Error{"--simulate: cannot read '" + pgn_path + "'"};
-        std::ostringstream s;
-        s << in.rdbuf();
-        text = s.str();
+        // Bounded and never blocking, as an emu-KIND:PGN board's game (a FIFO or a device is
+        // refused, not waited on).
+        auto read = read_small_file(pgn_path, EmuPlayer::kMaxGameFileBytes);
+        if (!read) return Error{"--simulate: " + read.error().message};
+        text = std::move(*read);
     }
     auto game = read_pgn_game(text);
     if (!game) {

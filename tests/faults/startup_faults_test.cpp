@@ -7,6 +7,8 @@
 
 #include "tests/faults/daemon_under_test.hpp"
 
+#include <sys/stat.h>
+
 #include <set>
 
 #include "daemon/simulation.hpp"
@@ -61,6 +63,9 @@ TEST_CASE("start-up: a configuration that cannot work is refused at start, namin
     }
     std::ofstream(dir.path / "a-file") << "not a directory\n";
     const std::string long_socket = (dir.path / std::string(120, 's')).string();
+    // --simulate's game: a FIFO with no writer is refused at once, not waited on.
+    const std::string fifo = (dir.path / "game.pgn").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"--config", (dir.path / "confdir").string()}, "--config: '" + (dir.path / "confdir").string() + "' is not a regular file (a directory)"},
         {{"--config", (dir.path / "twice.conf").string()}, "twice.conf:5: [board.t1] is given twice (first at line 1)"},
@@ -84,6 +89,12 @@ TEST_CASE("start-up: a configuration that cannot work is refused at start, namin
         CHECK(printable(r.err));
         CHECK(r.err.find("secret") == std::string::npos);
     }
+    // The game files are read when the boards open (exit 1, as an emu-KIND:PGN board's).
+    const Refused sim = start_refused(dir, {"--state-dir", state, "--events", "-", "--simulate", fifo}, "simulate");
+    INFO(sim.err);
+    CHECK(sim.status == 1);
+    CHECK(sim.err.find("--simulate: cannot read '" + fifo + "': not a regular file") != std::string::npos);
+    CHECK(sim.err.find("ready") == std::string::npos);
 }
 
 TEST_CASE("start-up: a second eboardd on the same state directory or socket is refused, a stale one replaced") {
