@@ -76,7 +76,9 @@ TEST_CASE("7.5.1 an illegal move's alert stays open until acknowledged, with its
              {"text", "t"}},
             20, 0);
     m.close_alerts("t1");
-    for (const auto& x : m.board_json("t1", 20)["alerts"]) CHECK(x["open"] == false);
+    // (Held in a variable: a range-for over a temporary's member would read freed memory.)
+    const auto closed = m.board_json("t1", 20);
+    for (const auto& x : closed["alerts"]) CHECK(x["open"] == false);
 
     // A flag fall the full search could not decide (proto_minor 5): the page is told so.
     m.apply({{"class", "ALERT"}, {"board", "t1"}, {"game", "g1"}, {"kind", "flag"}, {"article", "6.9"},
