@@ -152,6 +152,7 @@ std::vector<RoundGame> Hall::assign() const {
     // Each source's counted games, in the order they started.
     const std::vector<GameRow> rows = store_.games();
     std::vector<standings::StartedGame> started;
+    started.reserve(rows.size());
     for (const auto& g : rows) started.push_back({g.source(), g.plies});
     const auto counted = standings::counted_games(started);
     std::vector<RoundGame> out;

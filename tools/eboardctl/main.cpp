@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,6 @@
 #include "client/text.hpp"
 #include "standings/pairings.hpp"
 #include "standings/pairings_trf.hpp"
-
-#include <algorithm>
-#include <set>
 
 namespace {
 
@@ -126,7 +124,7 @@ struct TrfExport {
 
 // Reads the trf command's arguments (args[0] == "trf"); an error message, or "" when they are right.
 std::string parse_trf_args(const std::vector<std::string>& args, TrfExport& x) {
-    const std::string usage = "trf PAIRINGS [--host NAME] [--event TEXT] [--site TEXT] [--start-date YYYY/MM/DD]";
+    const char* const usage = "trf PAIRINGS [--host NAME] [--event TEXT] [--site TEXT] [--start-date YYYY/MM/DD]";
     std::string file;
     for (std::size_t i = 1; i < args.size(); ++i) {
         std::string* value = args[i] == "--host"         ? &x.host
@@ -163,6 +161,7 @@ std::string trf_of_games(const ojson& games_reply, const TrfExport& x) {
     }
     const auto lines = eboard::standings::games_of_lines(x.pairings, eboard::standings::counted_games(started));
     std::vector<std::string> line_results;
+    line_results.reserve(lines.size());
     for (const auto& g : lines) line_results.push_back(g ? results[*g] : std::string());
     return eboard::standings::write_trf(eboard::standings::trf_of_pairings(x.pairings, line_results, x.header));
 }
