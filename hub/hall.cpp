@@ -1,4 +1,5 @@
 #include "hub/hall.hpp"
+#include "hub/tournament_trf.hpp"
 
 #include "base/placement.hpp"
 #include "daemon/pgn_export.hpp"
@@ -149,22 +150,18 @@ std::vector<RoundGame> Hall::assign() const {
         pairings = pairings_;
     }
     // Each source's counted games, in the order they started.
-    std::map<std::string, std::vector<GameRow>> by_source;
-    for (auto& g : store_.games()) by_source[g.source()].push_back(std::move(g));
-    for (auto& [source, list] : by_source) {
-        std::vector<GameRow> kept;
-        for (std::size_t i = 0; i < list.size(); ++i)
-            if (list[i].plies > 0 || i + 1 == list.size()) kept.push_back(std::move(list[i]));
-        list = std::move(kept);
-    }
+    const std::vector<GameRow> rows = store_.games();
+    std::vector<standings::StartedGame> started;
+    started.reserve(rows.size());
+    for (const auto& g : rows) started.push_back({g.source(), g.plies});
+    const auto counted = standings::counted_games(started);
     std::vector<RoundGame> out;
     if (!pairings->empty()) {
-        for (const auto& p : pairings->lines) {
-            RoundGame r{p.round, p.board, p, std::nullopt};
-            const auto rounds = pairings->rounds_of(p.source);
-            const auto k = static_cast<std::size_t>(std::find(rounds.begin(), rounds.end(), p.round) - rounds.begin());
-            if (auto it = by_source.find(p.source); it != by_source.end() && k < it->second.size()) r.game = it->second[k];
-            out.push_back(std::move(r));
+        const auto games = standings::games_of_lines(*pairings, counted);
+        for (std::size_t i = 0; i < pairings->lines.size(); ++i) {
+            const Pairing& p = pairings->lines[i];
+            out.push_back(RoundGame{p.round, p.board, p, std::nullopt});
+            if (games[i]) out.back().game = rows[*games[i]];
         }
         return out;
     }
@@ -172,7 +169,7 @@ std::vector<RoundGame> Hall::assign() const {
     // source in round k.
     const std::vector<std::string> sources = store_.sources();
     std::size_t rounds = 1;
-    for (const auto& [source, list] : by_source) rounds = std::max(rounds, list.size());
+    for (const auto& [source, list] : counted) rounds = std::max(rounds, list.size());
     for (std::size_t k = 0; k < rounds; ++k) {
         for (std::size_t b = 0; b < sources.size(); ++b) {
             RoundGame r;
@@ -181,8 +178,8 @@ std::vector<RoundGame> Hall::assign() const {
             r.pairing.round = r.round;
             r.pairing.board = r.board;
             r.pairing.source = sources[b];
-            if (auto it = by_source.find(sources[b]); it != by_source.end() && k < it->second.size())
-                r.game = it->second[k];
+            if (auto it = counted.find(sources[b]); it != counted.end() && k < it->second.size())
+                r.game = rows[it->second[k]];
             out.push_back(std::move(r));
         }
     }
@@ -299,6 +296,7 @@ LiveAnswer Hall::answer(const std::string& target) const {
     LiveAnswer not_found{404, "text/plain", "not found\n"};
     constexpr const char* kPgn = "application/x-chess-pgn";
     if (path == "/live/games.pgn") return {200, kPgn, round_pgn(current_round())};
+    if (path == "/live/tournament.trf") return tournament_answer(*this);
     const auto round = number_after(path, "/live/round-");
     if (!round) return not_found;
     const std::string_view file = round->second;

@@ -72,6 +72,12 @@ class Hall {
     /// "plies", "fen"}]} (fields without a value left out).
     [[nodiscard]] std::string index_json(int round) const;
 
+    /// Every board of every round, in round and board order (tournament_trf.hpp).
+    [[nodiscard]] std::vector<RoundGame> games() const { return assign(); }
+    /// The Event and Site tags as given ("" when not).
+    [[nodiscard]] const std::string& event() const { return event_; }
+    [[nodiscard]] const std::string& site() const { return site_; }
+
     /// The answer for an HTTP GET of `target` (a path, a query ignored).
     [[nodiscard]] LiveAnswer answer(const std::string& target) const;
 

@@ -9,6 +9,7 @@
 #include "mqtt/client.hpp"
 
 #include "../support/mosquitto.hpp"
+#include "../support/round_robin_trf.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -242,4 +243,36 @@ TEST_CASE("eboard-hub rereads its pairings on SIGHUP, and a bad file keeps the o
     write("round,board,source,white,black\n1,1,pi1/t1,Carol,Dave\n");
     hub.process->signal(SIGHUP);
     CHECK(hub.wait_index([](const nlohmann::json& j) { return j.is_object() && j["games"][0]["white"] == "Carol"; }));
+}
+
+TEST_CASE("/live/tournament.trf of a round robin played through the broker reads back into eboard-standings") {
+    namespace rr = eboard::test::rr;
+    MosquittoBroker broker;
+    TempDir state("eboard-hub-state");
+    const std::string file = (state.path / "pairings.csv").string();
+    // No pairings at first (a header only), so that subscribed() sees the hub list the board;
+    // the tournament's pairings then come with SIGHUP.
+    std::ofstream(file) << "round,board,source,white,black\n";
+    Hub hub(broker, (state.path / "db").string(), {"--pairings", file, "--event", "Club RR"});
+    Publisher pub(broker);
+    subscribed(pub, hub);
+    std::ofstream(file, std::ios::trunc) << rr::pairings("pi1/t1", "pi2/t1");
+    hub.process->signal(SIGHUP);
+    REQUIRE(hub.wait_index([](const nlohmann::json& j) { return j.is_object() && j["games"][0]["white"] == "Alpha, Ann"; }));
+    const auto plies = plies_of(real_game("kasparov-deep-blue-1997.pgn"), 8);
+    int n = 0;
+    for (const auto& g : rr::kGames) {
+        const std::string host = g.board == 1 ? "pi1" : "pi2";
+        pub.send(game_messages(host, "t1", "g" + std::to_string(++n), plies, g.result));
+    }
+    // Round 3's game is the last one sent: once it is finished, every result is in.
+    REQUIRE(hub.wait_index([](const nlohmann::json& j) {
+        return j.is_object() && j["games"].size() == 2 && j["games"][1].value("result", "") == "1/2-1/2" &&
+               j["games"][1].value("confirmed", false);
+    }, 3));
+    const Got trf = http_get("127.0.0.1", hub.port, "/live/tournament.trf");
+    REQUIRE(trf.status == 200);
+    CHECK(trf.body.rfind("012 Club RR\n", 0) == 0);
+    rr::check_standings(trf.body, (state.path / "tournament.trf").string());
+    CHECK(http_get("127.0.0.1", hub.port, "/live/tournament.trf", trf.etag).status == 304);
 }

@@ -6,11 +6,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "client/connection.hpp"
 #include "client/text.hpp"
+#include "standings/pairings.hpp"
+#include "standings/pairings_trf.hpp"
 
 namespace {
 
@@ -41,7 +44,11 @@ const char* const kUsage =
     "  attach URI [--name NAME]   open a board now (URI as eboardd --board takes it)\n"
     "  attach --device NODE       open the board udev knows at NODE (eboardd-device@.service)\n"
     "  detach BOARD               close a board (its game stays, unfinished, until it is back)\n"
-    "  detach --device NODE       close the board attached by NODE\n\n"
+    "  detach --device NODE       close the board attached by NODE\n"
+    "  trf PAIRINGS [--host NAME] [--event TEXT] [--site TEXT] [--start-date YYYY/MM/DD]\n"
+    "                             the store's games placed on the pairings (eboard-hub's CSV),\n"
+    "                             printed as FIDE's TRF16 for eboard-standings; --host: the\n"
+    "                             pairings' <host> of this eboardd (needed when they name more)\n\n"
     "Options:\n"
     "  --socket PATH   the daemon's socket (default $EBOARD_SOCKET, else /run/eboardd/eboardd.sock)\n"
     "  --json          print the daemon's replies and events as JSON lines\n"
@@ -108,6 +115,57 @@ struct ClockAdjust {
     ClockArg black;
 };
 
+// `trf PAIRINGS [--host NAME] [--event TEXT] [--site TEXT] [--start-date D]`.
+struct TrfExport {
+    eboard::standings::Pairings pairings;
+    std::string host; ///< the pairings' <host> whose sources are this daemon's boards
+    eboard::standings::ReportHeader header;
+};
+
+// Reads the trf command's arguments (args[0] == "trf"); an error message, or "" when they are right.
+std::string parse_trf_args(const std::vector<std::string>& args, TrfExport& x) {
+    const char* const usage = "trf PAIRINGS [--host NAME] [--event TEXT] [--site TEXT] [--start-date YYYY/MM/DD]";
+    std::string file;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        std::string* value = args[i] == "--host"         ? &x.host
+                             : args[i] == "--event"      ? &x.header.event
+                             : args[i] == "--site"       ? &x.header.site
+                             : args[i] == "--start-date" ? &x.header.start_date
+                                                         : nullptr;
+        if (value && i + 1 < args.size()) *value = args[++i];
+        else if (!value && file.empty()) file = args[i];
+        else return usage;
+    }
+    if (file.empty()) return usage;
+    auto pairings = eboard::standings::load_pairings(file);
+    if (!pairings) return "trf: " + pairings.error().message;
+    x.pairings = std::move(*pairings);
+    std::set<std::string> hosts;
+    for (const auto& p : x.pairings.lines)
+        if (!p.source.empty()) hosts.insert(p.source.substr(0, p.source.find('/')));
+    if (x.host.empty() && hosts.size() == 1) x.host = *hosts.begin();
+    if (x.host.empty() && hosts.size() > 1)
+        return "trf: the pairings name more than one host: say which is this eboardd's with --host";
+    return {};
+}
+
+// The TRF of the daemon's games (a GAMES reply) on the pairings: a game's result counts once it
+// ended (GAME end follows the confirmed result, Art. 8.7).
+std::string trf_of_games(const ojson& games_reply, const TrfExport& x) {
+    std::vector<eboard::standings::StartedGame> started;
+    std::vector<std::string> results;
+    const ojson& games = games_reply["games"];
+    for (auto it = games.rbegin(); it != games.rend(); ++it) { // GAMES is newest first
+        started.push_back({x.host + "/" + text_of(*it, "board"), it->value("plies", 0)});
+        results.push_back(it->value("ended", false) ? text_of(*it, "result") : std::string());
+    }
+    const auto lines = eboard::standings::games_of_lines(x.pairings, eboard::standings::counted_games(started));
+    std::vector<std::string> line_results;
+    line_results.reserve(lines.size());
+    for (const auto& g : lines) line_results.push_back(g ? results[*g] : std::string());
+    return eboard::standings::write_trf(eboard::standings::trf_of_pairings(x.pairings, line_results, x.header));
+}
+
 int print_reply(const ojson& reply, bool json) {
     const std::string cls = text_of(reply, "class");
     if (cls == "ERROR") {
@@ -136,7 +194,8 @@ int main(int argc, char** argv) try {
             if (i + 1 >= argc) return usage_error("--socket needs a PATH");
             socket_path = argv[++i];
         } else if (a.rfind("--socket=", 0) == 0) socket_path = a.substr(9);
-        else if (a == "--name" || a == "--device") {
+        else if (a == "--name" || a == "--device" || a == "--host" || a == "--event" || a == "--site" ||
+                 a == "--start-date") {
             if (i + 1 >= argc) return usage_error(a + " needs a value");
             args.push_back(a);
             args.push_back(argv[++i]);
@@ -152,6 +211,7 @@ int main(int argc, char** argv) try {
 
     ojson request;
     std::optional<ClockAdjust> adjust;
+    std::optional<TrfExport> trf;
     if (cmd == "watch") {
         if (!need(0, 0)) return usage_error("watch takes no arguments");
         request = {{"class", "WATCH"}, {"enable", true}};
@@ -230,6 +290,10 @@ int main(int argc, char** argv) try {
             if (!target.empty()) request["board"] = target;
             else request["device"] = device;
         }
+    } else if (cmd == "trf") {
+        trf.emplace();
+        if (const std::string why = parse_trf_args(args, *trf); !why.empty()) return usage_error(why);
+        request = {{"class", "GAMES"}, {"limit", 100000}};
     } else {
         return usage_error("unknown command '" + cmd + "'");
     }
@@ -286,6 +350,10 @@ int main(int argc, char** argv) try {
     if (!reply) {
         std::cerr << "eboardctl: the daemon hung up\n";
         return 3;
+    }
+    if (trf && text_of(*reply, "class") == "GAMES") {
+        std::cout << trf_of_games(*reply, *trf);
+        return 0;
     }
     if (cmd != "watch") return print_reply(*reply, json);
     if (text_of(*reply, "class") == "ERROR") return print_reply(*reply, json);

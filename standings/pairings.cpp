@@ -1,4 +1,4 @@
-#include "hub/pairings.hpp"
+#include "standings/pairings.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-namespace eboard::hub {
+namespace eboard::standings {
 
 namespace {
 
@@ -52,7 +52,7 @@ std::optional<int> number(const std::string& s) {
 std::vector<int> Pairings::rounds_of(const std::string& source) const {
     std::vector<int> out;
     for (const auto& p : lines)
-        if (p.source == source) out.push_back(p.round);
+        if (p.source == source && p.forfeit.empty()) out.push_back(p.round);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -86,16 +86,27 @@ Expected<Pairings> parse_pairings(std::string_view csv) {
         if (!board) return Error{at + "board '" + field("board") + "' is not a number from 1"};
         p.round = *round;
         p.board = *board;
+        p.forfeit = field("result");
+        if (!p.forfeit.empty() && p.forfeit != "+-" && p.forfeit != "-+" && p.forfeit != "--")
+            return Error{at + "result '" + p.forfeit + "' is not a forfeit (+-, -+ or --) or empty"};
         p.source = field("source");
-        if (p.source.find('/') == std::string::npos || p.source.front() == '/' || p.source.back() == '/')
+        const bool no_source = p.source.empty() && !p.forfeit.empty();
+        if (!no_source && (p.source.find('/') == std::string::npos || p.source.front() == '/' || p.source.back() == '/'))
             return Error{at + "source '" + p.source + "' is not <host>/<board>"};
         p.white = field("white");
         p.black = field("black");
         p.white_fide_id = field("white_fide_id");
         p.black_fide_id = field("black_fide_id");
+        for (const auto& [name, rating] : {std::pair{"white_rating", &p.white_rating}, {"black_rating", &p.black_rating}}) {
+            const std::string text = field(name);
+            if (text.empty()) continue;
+            const auto r = number(text);
+            if (!r || *r > 9999) return Error{at + name + " '" + text + "' is not a rating (1..9999)"};
+            *rating = *r;
+        }
         if (!boards.insert({p.round, p.board}).second)
             return Error{at + "board " + std::to_string(p.board) + " of round " + std::to_string(p.round) + " twice"};
-        if (!sources.insert({p.round, p.source}).second)
+        if (!no_source && !sources.insert({p.round, p.source}).second)
             return Error{at + "source " + p.source + " twice in round " + std::to_string(p.round)};
         out.lines.push_back(std::move(p));
     }
@@ -114,4 +125,30 @@ Expected<Pairings> load_pairings(const std::string& path) {
     return p;
 }
 
-} // namespace eboard::hub
+std::map<std::string, std::vector<std::size_t>> counted_games(const std::vector<StartedGame>& games) {
+    std::map<std::string, std::vector<std::size_t>> all;
+    for (std::size_t i = 0; i < games.size(); ++i) all[games[i].source].push_back(i);
+    for (auto& [source, list] : all) {
+        std::vector<std::size_t> kept;
+        for (std::size_t k = 0; k < list.size(); ++k)
+            if (games[list[k]].plies > 0 || k + 1 == list.size()) kept.push_back(list[k]);
+        list = std::move(kept);
+    }
+    return all;
+}
+
+std::vector<std::optional<std::size_t>>
+games_of_lines(const Pairings& pairings, const std::map<std::string, std::vector<std::size_t>>& counted) {
+    std::vector<std::optional<std::size_t>> out;
+    for (const auto& p : pairings.lines) {
+        out.emplace_back();
+        if (!p.forfeit.empty()) continue;
+        const auto rounds = pairings.rounds_of(p.source);
+        const auto k = static_cast<std::size_t>(std::find(rounds.begin(), rounds.end(), p.round) - rounds.begin());
+        if (const auto it = counted.find(p.source); it != counted.end() && k < it->second.size())
+            out.back() = it->second[k];
+    }
+    return out;
+}
+
+} // namespace eboard::standings
