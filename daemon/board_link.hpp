@@ -11,6 +11,15 @@
 
 namespace eboard::daemon {
 
+/// What PENALTY applied (docs/client-api.md): `penalty` as the ALERT said ("+2min", "loss",
+/// "draw", "win-claim", "declined"), and `winnability` "undecided" where a win claim ([05] C3)
+/// stands as a win only because the full winnability mode (rules/winnable.hpp) decided nothing,
+/// empty otherwise.
+struct PenaltyOutcome {
+    std::string penalty;
+    std::string winnability;
+};
+
 class BoardLink {
   public:
     virtual ~BoardLink() = default;
@@ -31,7 +40,7 @@ class BoardLink {
     /// Sets the clock (set-and-run), ms per player. Errors when there is no clock.
     [[nodiscard]] virtual Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) = 0;
     /// The arbiter applies or declines the penalty of the last illegal move.
-    [[nodiscard]] virtual Expected<std::string> penalty(bool apply) = 0;
+    [[nodiscard]] virtual Expected<PenaltyOutcome> penalty(bool apply) = 0;
     /// A new game or a set position: the reconstruction starts from the session's game.
     virtual void restart_game() = 0;
 };

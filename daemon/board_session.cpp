@@ -203,19 +203,30 @@ Expected<bool> BoardSession::illegal_stands(int ply, Square from, Square to, con
     return true;
 }
 
-Expected<bool> BoardSession::check_result_command(const std::string& res, const std::string& termination) const {
+Expected<std::string> BoardSession::check_result_command(const std::string& res,
+                                                         const std::string& termination) const {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     // The request's vocabulary was checked by the command reader (commands.cpp).
     const std::optional<Result> r = result_from_pgn(res);
     const std::optional<Termination> t = termination_from_string(termination);
-    if (!r || !t) return true;
+    if (!r || !t) return std::string();
     const Position& pos = game_->position();
-    return eboard::check_result_command(*profile_, game_so_far(pos, game_->plies(), game_->first_to_move()), *r, *t,
-                                        can_checkmate_on_loop);
+    // Asked only where the answer decides (a resignation under 5.1.2): an undecided answer
+    // lets the result pass, and the RESULT says so.
+    bool undecided = false;
+    const auto can_mate = [&undecided](const Position& p, Color side) {
+        const Winnability w = can_checkmate_on_loop(p, side);
+        undecided = w == Winnability::Undetermined;
+        return w;
+    };
+    auto ok = eboard::check_result_command(*profile_, game_so_far(pos, game_->plies(), game_->first_to_move()), *r,
+                                           *t, can_mate);
+    if (!ok) return ok.error();
+    return std::string(undecided ? "undecided" : "");
 }
 
 Expected<bool> BoardSession::result(const std::string& res, const std::string& termination,
-                                    bool confirmed, std::int64_t now_ms) {
+                                    bool confirmed, std::int64_t now_ms, const std::string& winnability) {
     if (!game_) return Error{"board " + board_.name + " has no game in progress"};
     ResultEvent r;
     r.board = board_.name;
@@ -223,6 +234,7 @@ Expected<bool> BoardSession::result(const std::string& res, const std::string& t
     r.result = res;
     r.termination = termination;
     r.confirmed = confirmed;
+    r.winnability = winnability;
     publish(r, now_ms);
     if (confirmed) {
         publish(GameEvent::of(board_.name, game_->game(), GameEvent::Kind::End, game_->position().fen()),

@@ -96,13 +96,17 @@ class BoardSession {
     /// agreement needs `game.agreement-min-moves` moves by each player ([23] 5.2.3), and a
     /// resignation is a draw when the winner cannot checkmate by any series of legal moves
     /// ([23] 5.1.2). The error says why and what to send instead; "arbiter" always
-    /// passes (the arbiter prevails, 8.7).
-    [[nodiscard]] Expected<bool> check_result_command(const std::string& result,
-                                                      const std::string& termination) const;
+    /// passes (the arbiter prevails, 8.7). The value: the RESULT's `winnability`, "undecided"
+    /// where a resignation passes only because the full winnability mode (within
+    /// kLoopWinnabilitySeconds) decided nothing, else empty.
+    [[nodiscard]] Expected<std::string> check_result_command(const std::string& result,
+                                                             const std::string& termination) const;
 
-    /// The game's result (RESULT), and GAME end once it is confirmed.
+    /// The game's result (RESULT), and GAME end once it is confirmed. `winnability`: the
+    /// RESULT's field of that name ("undecided" or empty, docs/client-api.md).
     [[nodiscard]] Expected<bool> result(const std::string& result, const std::string& termination,
-                                        bool confirmed, std::int64_t now_ms);
+                                        bool confirmed, std::int64_t now_ms,
+                                        const std::string& winnability = {});
 
     /// Takes the game back to `ply` (0 = the start position): the store and the PGN drop the
     /// later moves, and a GAME `takeback` event tells the clients.

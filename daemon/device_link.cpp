@@ -543,29 +543,32 @@ Expected<bool> DeviceLink::set_clock(std::int64_t white_ms, std::int64_t black_m
     return true;
 }
 
-Expected<std::string> DeviceLink::penalty(bool apply) {
+Expected<PenaltyOutcome> DeviceLink::penalty(bool apply) {
     const auto pending = session_.pending_illegal();
     if (!pending) return Error{"no illegal move awaits a decision on board " + session_.name()};
     const std::int64_t now = wall_clock_ms();
     if (!apply) {
         session_.penalty_decided("decline", now);
-        return std::string("declined");
+        return PenaltyOutcome{"declined", {}};
     }
     const Color offender = pending->player;
     const std::string& p = pending->penalty;
     std::string res;
+    std::string winnability;
     if (p == "loss") res = offender == Color::White ? "0-1" : "1-0";
     if (p == "draw") res = "1/2-1/2";
     if (p == "win-claim" && session_.game()) {
         // [05] C3: the opponent claims the win; a draw if he cannot checkmate.
-        const bool cannot = can_checkmate_on_loop(session_.game()->position(), ~offender) == Winnability::Unwinnable;
-        res = cannot ? "1/2-1/2" : offender == Color::White ? "0-1" : "1-0";
+        // A win that stands only because the full mode decided nothing says so (issue 25).
+        const Winnability w = can_checkmate_on_loop(session_.game()->position(), ~offender);
+        res = w == Winnability::Unwinnable ? "1/2-1/2" : offender == Color::White ? "0-1" : "1-0";
+        if (w == Winnability::Undetermined) winnability = "undecided";
     }
     if (!res.empty()) {
         session_.penalty_decided("apply", now);
-        auto ok = session_.result(res, std::string(to_string(Termination::IllegalMoves)), true, now);
+        auto ok = session_.result(res, std::string(to_string(Termination::IllegalMoves)), true, now, winnability);
         if (!ok) return ok.error();
-        return p;
+        return PenaltyOutcome{p, winnability};
     }
     // "+2min", "+1min": time added to the opponent's clock ([23] 7.5.5, A.3), set and run.
     std::int64_t bonus_ms = 0;
@@ -580,7 +583,7 @@ Expected<std::string> DeviceLink::penalty(bool apply) {
     auto ok = set_clock(white, black);
     if (!ok) return ok.error();
     session_.penalty_decided("apply", now);
-    return p;
+    return PenaltyOutcome{p, {}};
 }
 
 } // namespace eboard::daemon

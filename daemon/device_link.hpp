@@ -51,7 +51,7 @@ class DeviceLink final : public BoardLink {
     void join() override;
     void open_after(std::shared_future<void> closed) override { device_.open_after(std::move(closed)); }
     [[nodiscard]] Expected<bool> set_clock(std::int64_t white_ms, std::int64_t black_ms) override;
-    [[nodiscard]] Expected<std::string> penalty(bool apply) override;
+    [[nodiscard]] Expected<PenaltyOutcome> penalty(bool apply) override;
     void restart_game() override;
 
     /// Opens the board's driver session (default: drivers::open_device of the board's URI);

@@ -177,6 +177,7 @@ json to_json(const Event& event) {
                 j["result"] = e.result;
                 j["termination"] = e.termination;
                 j["confirmed"] = e.confirmed;
+                if (!e.winnability.empty()) j["winnability"] = e.winnability;
                 return j;
             },
         },
@@ -233,6 +234,7 @@ Expected<Event> event_from_json(const json& j) {
         result.result = *r;
         result.termination = opt_string(j, "termination");
         result.confirmed = c != j.end() && c->is_boolean() && c->get<bool>();
+        result.winnability = opt_string(j, "winnability");
         return Event{result};
     }
     return Error{"unknown event class '" + *cls + "'"};

@@ -23,8 +23,10 @@ namespace eboard::daemon {
 /// 3 = every ERROR reply has a `code` (commands.hpp ErrorCode).
 /// 4 = ERROR `too_many_clients` (on connect); ALERT `store_failed`.
 /// 5 = ALERT `winnability` (`undecided`, for `flag`).
+/// 6 = RESULT and OK (RESULT, PENALTY requests) `winnability` (`undecided`: a resignation or a
+///     win claim that stands on an undecided full-mode answer).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 5;
+inline constexpr int kProtoMinor = 6;
 
 struct VersionEvent {
     std::string release;
@@ -112,6 +114,11 @@ struct AlertEvent : eboard::AlertEvent {
 struct ResultEvent : eboard::ResultEvent {
     std::string board;
     std::string game;
+    /// "undecided" when the result stands only because the full winnability mode
+    /// (rules/winnable.hpp) could prove neither way whether the winner can checkmate, on which
+    /// the Laws make it depend: a resignation ([23] 5.1.2), a win claim after illegal moves
+    /// ([05] C3); the arbiter decides. Empty otherwise (and left out of the JSON).
+    std::string winnability;
 };
 
 using Event = std::variant<VersionEvent, BoardEvent, GameEvent, TouchEvent, MoveEvent,

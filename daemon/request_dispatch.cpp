@@ -122,10 +122,11 @@ ojson RequestDispatcher::handle(const ResultRequest& r, const ojson& raw) {
     BoardSession& session = *board->session;
     auto ok = session.check_result_command(r.result, r.termination);
     if (!ok) return error_reply(session.game() ? ErrorCode::Refused : ErrorCode::NoGame, ok.error().message, raw);
-    if (auto done = session.result(r.result, r.termination, r.confirmed, wall_clock_ms()); !done)
+    if (auto done = session.result(r.result, r.termination, r.confirmed, wall_clock_ms(), *ok); !done)
         return error_reply(ErrorCode::NoGame, done.error().message, raw);
     ojson reply = ok_reply(raw);
     if (session.game()) reply["game"] = session.game()->game();
+    if (!ok->empty()) reply["winnability"] = *ok;
     return reply;
 }
 
@@ -140,8 +141,9 @@ ojson RequestDispatcher::handle(const PenaltyRequest& p, const ojson& raw) {
     auto done = board->link->penalty(p.apply);
     if (!done) return error_reply(timed ? ErrorCode::NoClock : ErrorCode::NoPenalty, done.error().message, raw);
     ojson reply = ok_reply(raw);
-    reply["penalty"] = *done;
+    reply["penalty"] = done->penalty;
     if (board->session->game()) reply["game"] = board->session->game()->game();
+    if (!done->winnability.empty()) reply["winnability"] = done->winnability;
     return reply;
 }
 

@@ -24,7 +24,14 @@ inline constexpr Bitboard kRank7 = kRank1 << 48;
 inline constexpr Bitboard kRank8 = kRank1 << 56;
 
 [[nodiscard]] constexpr Bitboard bit(int sq) noexcept { return Bitboard{1} << sq; }
-[[nodiscard]] constexpr int popcount(Bitboard b) noexcept { return std::popcount(b); }
+/// Counted in registers: std::popcount calls into libgcc unless the build targets POPCNT, which
+/// it does not (the generic x86-64 target), and the searches count in every node.
+[[nodiscard]] constexpr int popcount(Bitboard b) noexcept {
+    b -= (b >> 1) & 0x5555555555555555ULL;
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
+}
 /// Index of the lowest set bit; b must not be 0.
 [[nodiscard]] constexpr int lsb(Bitboard b) noexcept { return std::countr_zero(b); }
 /// Index of the lowest set bit, which is cleared; b must not be 0.

@@ -9,6 +9,7 @@
 #include <limits>
 #include <cstdint>
 
+#include "rules/bitboard.hpp"
 #include "rules/position.hpp"
 #include "rules/winnable.hpp"
 
@@ -21,14 +22,8 @@ inline constexpr Bitboard kLight = 0x55AA55AA55AA55AAULL;
 inline constexpr Bitboard kDark = ~kLight;
 
 [[nodiscard]] constexpr Bitboard bit(int sq) noexcept { return Bitboard{1} << sq; }
-/// Set squares, counted in registers (std::popcount calls into libgcc unless the build targets
-/// POPCNT, which it does not, and this is called in every node of the searches).
-[[nodiscard]] constexpr int popcount(Bitboard b) noexcept {
-    b -= (b >> 1) & 0x5555555555555555ULL;
-    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
-}
+/// Set squares (rules/bitboard.hpp: counted in registers).
+using bitboards::popcount;
 constexpr int pop_lsb(Bitboard& b) noexcept {
     const int s = std::countr_zero(b);
     b &= b - 1;

@@ -66,6 +66,29 @@ TEST_CASE("5.1.2 a resignation is a draw when the winner cannot checkmate (2023)
     CHECK(old.board->check_result_command("1-0", "resignation").has_value());
 }
 
+TEST_CASE("5.1.2 a resignation where the full mode decides nothing stands, and its RESULT says undecided") {
+    // Black's king and bishops behind locked pawns (data/deadpos/chasolver_positions.txt '--'
+    // with White to move): the full mode within 50 ms CPU proves neither way whether Black
+    // can checkmate, so White's resignation passes as a win for Black and says so.
+    Fixture f;
+    REQUIRE(f.board->new_game("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 w - - 0 60", 0).has_value());
+    auto r = f.board->check_result_command("0-1", "resignation");
+    REQUIRE(r.has_value());
+    CHECK(*r == "undecided");
+    REQUIRE(f.board->result("0-1", "resignation", true, 0, *r).has_value());
+    const daemon::ResultEvent* result = nullptr;
+    for (const Event& e : f.seen)
+        if (const auto* p = std::get_if<daemon::ResultEvent>(&e)) result = p;
+    REQUIRE(result != nullptr);
+    CHECK(result->winnability == "undecided");
+    CHECK(to_json(*result)["winnability"] == "undecided");
+    // A decided answer leaves the field empty: K+Q can mate.
+    REQUIRE(f.board->new_game("4k3/8/8/8/8/8/8/4K1Q1 b - - 0 40", 0).has_value());
+    auto q = f.board->check_result_command("1-0", "resignation");
+    REQUIRE(q.has_value());
+    CHECK(q->empty());
+}
+
 TEST_CASE("take back: a GAME takeback event, the store's line is shorter") {
     Fixture f;
     auto id = f.board->new_game("", 0);

@@ -127,6 +127,15 @@ TEST_CASE("events: JSON reads back to the same event") {
     auto back5 = event_from_json(to_json(result));
     REQUIRE(back5.has_value());
     CHECK(to_line(*back5) == to_line(result));
+    // proto_minor 6: a resignation that stands on an undecided winnability answer says so.
+    ResultEvent undecided = result_event("t", "g", "0-1", "resignation", true);
+    undecided.winnability = "undecided";
+    CHECK(to_line(undecided) == "{\"class\":\"RESULT\",\"board\":\"t\",\"game\":\"g\",\"result\":\"0-1\","
+                                "\"termination\":\"resignation\",\"confirmed\":true,\"winnability\":\"undecided\"}\n");
+    auto back6 = event_from_json(to_json(undecided));
+    REQUIRE(back6.has_value());
+    CHECK(to_line(*back6) == to_line(undecided));
+    CHECK(to_json(result).count("winnability") == 0);  // decided: left out
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse(
                                     "{\"class\":\"TOUCH\",\"square\":\"z9\",\"action\":\"lift\"}"))
                     .has_value());
