@@ -58,7 +58,7 @@ int run(const po::variables_map& vm) {
         std::cerr << "eboard-hub: --mqtt: " << url.error().message << "\n";
         return 2;
     }
-    auto listen = hub::parse_listen(vm["http"].as<std::string>());
+    auto listen = web::parse_listen_address(vm["http"].as<std::string>());
     if (!listen) {
         std::cerr << "eboard-hub: --http: " << listen.error().message << "\n";
         return 2;
@@ -114,7 +114,7 @@ int run(const po::variables_map& vm) {
     }
 
     boost::asio::io_context io;
-    auto server = hub::HttpServer::listen(io, listen->first, listen->second,
+    auto server = hub::HttpServer::listen(io, listen->address, listen->port,
                                           [&hall](const std::string& target) { return hall.answer(target); });
     if (!server) {
         std::cerr << "eboard-hub: " << server.error().message << "\n";
@@ -174,7 +174,7 @@ int run(const po::variables_map& vm) {
     signals.async_wait(on_signal);
 
     // The address as a URL has it ("[::1]" for IPv6); the tests read the port from this line.
-    const std::string host = listen->first.find(':') == std::string::npos ? listen->first : "[" + listen->first + "]";
+    const std::string host = listen->address.find(':') == std::string::npos ? listen->address : "[" + listen->address + "]";
     const std::string where = host + ":" + std::to_string((*server)->port());
     std::cout << "eboard-hub: listening on http://" << where << "/live/games.pgn" << std::endl;
     eboard::daemon::notify_ready("listening on " + where + ", mqtt " + mqtt::redacted(*url));
