@@ -109,6 +109,11 @@ struct WebSocketHandlers {
 /// A handler of GET or POST requests: the response for one request.
 using GetHandler = std::function<Response(const Request&)>;
 
+/// A handler that answers later (after a round trip elsewhere): it calls `respond` once, on the
+/// io_context's thread, with the response. The connection reads no further request until then;
+/// a connection closed meanwhile makes `respond` do nothing.
+using AsyncHandler = std::function<void(const Request&, std::function<void(Response)> respond)>;
+
 /// The server. Routes are exact paths or path prefixes (no patterns); register them on the
 /// loop's thread before it serves requests (before listen(), or before io_context::run()).
 /// A path's exact route comes first, then the longest prefix route that the path starts with.
@@ -132,6 +137,8 @@ class Server {
     void get_prefix(std::string prefix, GetHandler handler);
     /// Serves POST on every path that starts with `prefix` and has no exact POST route.
     void post_prefix(std::string prefix, GetHandler handler);
+    /// Serves POST on `path` with a handler that answers later (AsyncHandler).
+    void post_async(std::string path, AsyncHandler handler);
     /// Upgrades requests on `path` to WebSocket; a plain GET there gets 426 unless get() also
     /// registered the path. Any Origin is accepted.
     void websocket(std::string path, WebSocketHandlers handlers);

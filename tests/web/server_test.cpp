@@ -173,3 +173,19 @@ TEST_CASE("web: prefix routes: an exact route first, then the longest prefix, PO
     CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/api/a/b", "").body == "post:/api/a/b");
     CHECK(http_get("127.0.0.1", port, "/api/a").status == 405);
 }
+
+TEST_CASE("web: an async POST answers when its handler responds, later on the loop") {
+    Running r;
+    r.server.post_async("/later", [&](const eboard::web::Request& req, std::function<void(eboard::web::Response)> respond) {
+        // Answered on a later turn of the loop, as after a round trip elsewhere.
+        boost::asio::post(r.io, [body = req.body, respond = std::move(respond)] {
+            respond(eboard::web::Response{202, "text/plain", "later:" + body, {}});
+        });
+    });
+    r.start();
+    using boost::beast::http::verb;
+    auto got = eboard::test::http_request("127.0.0.1", r.server.port(), verb::post, "/later", "x");
+    CHECK(got.status == 202);
+    CHECK(got.body == "later:x");
+    CHECK(http_get("127.0.0.1", r.server.port(), "/later").status == 405);
+}
