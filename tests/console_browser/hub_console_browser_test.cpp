@@ -9,6 +9,7 @@
 // emulator's state and DOM observers.
 #include <catch2/catch.hpp>
 
+#include "tests/console_browser/console_page.hpp"
 #include "tests/support/mosquitto.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/webdriver.hpp"
@@ -27,46 +28,11 @@
 
 using namespace eboard;
 using namespace eboard::daemon;
-using eboard::test::LineSocket;
 using nlohmann::json;
 
-namespace {
-
-std::int64_t now_wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-/// The events of a watching client of eboardd, with the FEN each board last showed.
-struct Events {
-    LineSocket socket;
-    std::map<std::string, std::string> fen;
-    std::map<std::string, int> results;
-    explicit Events(const std::string& path) : socket(path) {
-        (void)next();
-        socket.send("{\"class\":\"WATCH\"}\n");
-    }
-    json next() {
-        auto l = socket.line();
-        REQUIRE(l.has_value()); // the daemon said nothing in time
-        json j = json::parse(*l);
-        const std::string cls = j.value("class", "");
-        if (cls == "MOVE" || (cls == "GAME" && j.value("event", "") != "end")) fen[j["board"]] = j["fen"];
-        if (cls == "RESULT") ++results[j["board"]];
-        return j;
-    }
-};
-
-/// Waits in the page until `selector` matches (a MutationObserver); returns Date.now() then.
-const char* const kWaitFor = R"(
-const [selector, done] = arguments;
-const seen = () => document.querySelector(selector);
-if (seen()) return done(Date.now());
-new MutationObserver((_, o) => { if (seen()) { o.disconnect(); done(Date.now()); } })
-  .observe(document.documentElement, {childList: true, subtree: true, attributes: true, characterData: true});
-)";
-
-} // namespace
+using consoletest::kLogin;
+using consoletest::kWaitFor;
+using consoletest::Watch;
 
 TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert within 1 s, the penalty sent to the host over MQTT") {
     eboard::test::MosquittoBroker broker;
@@ -112,7 +78,7 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     std::thread loop([&] { status = daemon.run(); });
     REQUIRE(notify.wait_for("READY=1"));
     unsetenv("NOTIFY_SOCKET");
-    Events events(c.socket);
+    Watch events(c.socket);
 
     eboard::test::Browser browser;
     const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/";
@@ -133,10 +99,8 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     // White moves e2-e5 (illegal) and presses the clock.
     board.move(Square::parse("e2"), Square::parse("e5"));
     board.press_lever(drivers::ClockSide::Left);
-    json alert;
-    do alert = events.next();
-    while (alert["class"] != "ALERT");
-    const std::int64_t event_ms = now_wall_ms();
+    const json alert = events.next_of("ALERT");
+    const std::int64_t event_ms = consoletest::wall_ms();
     REQUIRE(alert["kind"] == "illegal_move");
     const auto shown_ms =
         browser.run_async(kWaitFor, {"[data-alert-kind='illegal_move'][data-board='pi1/t1']"}, 5000).get<std::int64_t>();
@@ -145,14 +109,6 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     CHECK(delay < 1000);
 
     // The arbiter logs in (a wrong password refused).
-    const char* const kLogin = R"(
-const [password, done] = arguments;
-document.getElementById('password').value = password;
-document.getElementById('login').requestSubmit();
-const state = document.getElementById('login-state');
-new MutationObserver((_, o) => { if (state.textContent) { o.disconnect(); done(state.textContent); } })
-  .observe(state, {childList: true, characterData: true, subtree: true});
-)";
     CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
     browser.run("document.getElementById('login-state').textContent = '';");
     CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
