@@ -54,13 +54,7 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     c.white_side = WhiteSide::Left;
     c.http = "127.0.0.1:" + std::to_string(port);
     c.arbiter_password_file = password;
-    eboard::test::NotifySocket notify((dir.path / "notify").string());
-    setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
-    Daemon daemon(c);
-    int status = -1;
-    std::thread loop([&] { status = daemon.run(); });
-    REQUIRE(notify.wait_for("READY=1"));
-    unsetenv("NOTIFY_SOCKET");
+    consoletest::RunningDaemon daemon(c, dir.path);
     Watch watch(c.socket);
 
     eboard::test::Browser browser;
@@ -128,7 +122,5 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     }
     CHECK(watch.fen.size() == 3);
 
-    boost::asio::post(daemon.io(), [&] { daemon.stop(); });
-    loop.join();
-    CHECK(status == 0);
+    CHECK(daemon.stop() == 0);
 }

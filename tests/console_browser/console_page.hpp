@@ -5,7 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "daemon/daemon.hpp"
 #include "tests/support/process.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +52,32 @@ struct Watch {
             nlohmann::json j = next();
             if (j["class"] == cls) return j;
         }
+    }
+};
+
+/// eboardd in this process on its own thread, ready (sd_notify READY=1 on a socket in `dir`)
+/// when the constructor returns.
+struct RunningDaemon {
+    eboard::daemon::Daemon daemon;
+    int status = -1;
+    std::thread loop;
+    RunningDaemon(const eboard::daemon::Config& config, const std::filesystem::path& dir) : daemon(config) {
+        eboard::test::NotifySocket notify((dir / "notify").string());
+        setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
+        loop = std::thread([this] { status = daemon.run(); });
+        REQUIRE(notify.wait_for("READY=1"));
+        unsetenv("NOTIFY_SOCKET");
+    }
+    /// Stops it as SIGTERM does; its exit status.
+    int stop() {
+        boost::asio::post(daemon.io(), [this] { daemon.stop(); });
+        loop.join();
+        return status;
+    }
+    RunningDaemon(const RunningDaemon&) = delete;
+    RunningDaemon& operator=(const RunningDaemon&) = delete;
+    ~RunningDaemon() {
+        if (loop.joinable()) (void)stop();
     }
 };
 

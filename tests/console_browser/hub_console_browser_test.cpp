@@ -71,13 +71,7 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     c.white_side = WhiteSide::Left;
     c.hall.mqtt = broker.url();
     c.hall.host_name = "pi1";
-    eboard::test::NotifySocket notify((dir.path / "notify").string());
-    setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
-    Daemon daemon(c);
-    int status = -1;
-    std::thread loop([&] { status = daemon.run(); });
-    REQUIRE(notify.wait_for("READY=1"));
-    unsetenv("NOTIFY_SOCKET");
+    consoletest::RunningDaemon daemon(c, dir.path);
     Watch events(c.socket);
 
     eboard::test::Browser browser;
@@ -144,9 +138,7 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     CHECK(events.fen.size() == 2);
     std::ofstream(EBOARD_BIN_DIR "/../tests/hub-console.png", std::ios::binary) << browser.screenshot_png();
 
-    boost::asio::post(daemon.io(), [&] { daemon.stop(); });
-    loop.join();
-    CHECK(status == 0);
+    CHECK(daemon.stop() == 0);
     hub.signal(SIGTERM);
     CHECK(hub.wait_exit() == 0);
 }
