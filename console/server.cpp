@@ -41,7 +41,8 @@ Server::Server(web::Server& web, std::string server_name, std::optional<std::str
     });
     web.post("/api/login", [this](const web::Request& r) { return login(r); });
     web.post("/api/logout", [this](const web::Request& r) { return logout(r); });
-    web.post("/api/request", [this](const web::Request& r) { return request(r); });
+    web.post_async("/api/request",
+                   [this](const web::Request& r, const std::function<void(web::Response)>& respond) { request(r, respond); });
     web.post("/api/ack", [this](const web::Request& r) { return acknowledge(r); });
     web::WebSocketHandlers live;
     live.on_open = [this](const std::shared_ptr<web::WebSocket>& ws) {
@@ -87,16 +88,23 @@ web::Response Server::logout(const web::Request& r) {
     return res;
 }
 
-web::Response Server::request(const web::Request& r) {
-    if (auto no = refusal(r, true)) return *no;
+void Server::request(const web::Request& r, const std::function<void(web::Response)>& respond) {
+    if (auto no = refusal(r, true)) return respond(*no);
     const auto body = nlohmann::json::parse(r.body, nullptr, false);
     if (!body.is_object() || !body.contains("class") || !body["class"].is_string())
-        return message(400, "the body must be a client API request object");
+        return respond(message(400, "the body must be a client API request object"));
     const auto cls = body["class"].get<std::string>();
     if (cls != "RESULT" && cls != "PENALTY" && cls != "CLOCK" && cls != "TAKEBACK" && cls != "SET_POSITION")
-        return message(400, "the console carries out RESULT, PENALTY, CLOCK, TAKEBACK and SET_POSITION, not " + cls);
-    if (!hooks_.execute) return message(501, "this server cannot carry out requests");
-    nlohmann::json reply = hooks_.execute(body);
+        return respond(message(400, "the console carries out RESULT, PENALTY, CLOCK, TAKEBACK and SET_POSITION, not " + cls));
+    if (hooks_.execute_async) {
+        hooks_.execute_async(body, [this, body, respond](const nlohmann::json& reply) { respond(replied(body, reply)); });
+        return;
+    }
+    if (!hooks_.execute) return respond(message(501, "this server cannot carry out requests"));
+    respond(replied(body, hooks_.execute(body)));
+}
+
+web::Response Server::replied(const nlohmann::json& body, const nlohmann::json& reply) {
     // An accepted action on a board settles its open alerts (docs/console.md).
     if (reply.is_object() && reply.value("class", "") == "OK" && body.contains("board") && body["board"].is_string()) {
         std::string id = body["board"].get<std::string>();

@@ -24,6 +24,9 @@ struct Hooks {
     /// TAKEBACK or SET_POSITION; docs/client-api.md) and returns its reply (OK …, or ERROR with
     /// `code`). Called only for an arbiter's session.
     std::function<nlohmann::json(const nlohmann::json& request)> execute;
+    /// The same, answered later (eboard-hub: a round trip to the host over MQTT): calls `done`
+    /// once, on the server's thread, with the reply. Used instead of `execute` when set.
+    std::function<void(const nlohmann::json& request, std::function<void(nlohmann::json reply)> done)> execute_async;
 };
 
 /// The console on `web` (routes registered at construction, before web.listen()).
@@ -48,7 +51,10 @@ class Server {
   private:
     web::Response login(const web::Request& r);
     web::Response logout(const web::Request& r);
-    web::Response request(const web::Request& r);
+    void request(const web::Request& r, const std::function<void(web::Response)>& respond);
+    /// The answer to an arbiter's `request` whose reply is `reply`: an accepted action settles
+    /// the board's open alerts.
+    web::Response replied(const nlohmann::json& request, const nlohmann::json& reply);
     web::Response acknowledge(const web::Request& r);
     /// The refusal of a POST that may be cross-site or lacks a session (`need_session`), or
     /// nullopt when it may go on.

@@ -270,6 +270,7 @@ Expected<bool> Daemon::open() {
         boards_, *recorder_, *speech_, [this](const AttachRequest& a, const ojson& raw) { return attach(a, raw); },
         [this](const DetachRequest& d, const ojson& raw) { return detach(d, raw); });
     server_ = std::make_unique<ClientServer>(io_, *dispatcher_, static_cast<std::size_t>(config_.max_clients));
+    if (auto ok = open_hall_requests(); !ok) return ok;
     if (sd_listen_fds(0) >= 1) {
         if (auto ok = server_->adopt(SD_LISTEN_FDS_START); !ok) return ok;
         log_info("client api: socket from systemd");
@@ -314,6 +315,16 @@ Expected<bool> Daemon::open() {
                               [this](const BoardRecord& r) { return driver_options(*r.session, false); });
 }
 
+Expected<bool> Daemon::open_hall_requests() {
+    if (config_.hall.mqtt.empty()) return true;
+    const std::string host = hall_host_name(config_.hall);
+    auto options = hall_client_options(config_.hall, host);
+    if (!options) return options.error();
+    hall_requests_ = std::make_unique<HallRequests>(io_, std::move(*options), host, *dispatcher_);
+    hall_requests_->start();
+    return true;
+}
+
 void Daemon::reopen_attached() {
     for (const auto& a : store_->attached_boards()) {
         BoardConfig b;
@@ -350,6 +361,7 @@ void Daemon::stop() {
     // Everything durable before the exit, PGN files too; a store that still fails after the
     // retries: exit 1, the events not stored in the log (Recorder::finish).
     if (recorder_ && !recorder_->finish()) exit_status_ = 1;
+    if (hall_requests_) hall_requests_->stop();
     if (hall_) hall_->stop(); // `offline`; what the broker has not acknowledged waits in the store
     boards_.stop_all();
     if (livechess_) livechess_->close();

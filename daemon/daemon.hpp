@@ -22,6 +22,7 @@
 #include "daemon/deadlines.hpp"
 #include "daemon/emulated_boards.hpp"
 #include "daemon/hall_publisher.hpp"
+#include "daemon/hall_requests.hpp"
 #include "daemon/http_console.hpp"
 #include "daemon/livechess_api.hpp"
 #include "daemon/recorder.hpp"
@@ -60,6 +61,8 @@ class Daemon final {
     [[nodiscard]] Expected<bool> open();
     [[nodiscard]] Expected<bool> open_events_sink();
     [[nodiscard]] Expected<bool> open_speech();
+    /// --mqtt: takes the arbiters' requests from the hub (hall_requests.hpp).
+    [[nodiscard]] Expected<bool> open_hall_requests();
     /// The simulated player is done: confirm the source game's result ("" = it failed), stop.
     void finish_simulation(const std::string& result);
     /// A board's session and link (not started), in the registry.
@@ -91,6 +94,7 @@ class Daemon final {
     RetiredBoards retired_{io_};
     std::unique_ptr<SpeechSink> speech_; ///< Appendix D: speech, INFO, two-board games
     std::unique_ptr<RequestDispatcher> dispatcher_;
+    std::unique_ptr<HallRequests> hall_requests_; ///< --mqtt: the arbiters' requests from the hub
     std::unique_ptr<LiveChessApi> livechess_; ///< --livechess-api; after boards_: it reads them
     Supervisor supervisor_;
     int events_fd_ = -1;

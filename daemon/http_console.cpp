@@ -6,6 +6,21 @@
 
 namespace eboard::daemon {
 
+nlohmann::json execute_json_request(CommandHandler& handler, const nlohmann::json& request) {
+    const DecodedLine decoded = decode_request_line(request.dump());
+    ojson reply;
+    if (!decoded.request) {
+        reply = decoded.error;
+    } else {
+        try {
+            reply = handler.execute(*decoded.request, decoded.raw);
+        } catch (const std::exception& e) {
+            reply = error_reply(ErrorCode::Internal, e.what(), decoded.raw);
+        }
+    }
+    return nlohmann::json::parse(reply.dump());
+}
+
 Expected<bool> HttpConsole::check(const std::string& listen, const std::string& password_file) {
     if (auto address = web::parse_listen_address(listen); !address) return Error{"--http: " + address.error().message};
     if (!password_file.empty()) {
@@ -28,20 +43,7 @@ Expected<std::unique_ptr<HttpConsole>> HttpConsole::open(boost::asio::io_context
     std::unique_ptr<HttpConsole> c(new HttpConsole());
     c->web_ = std::make_unique<web::Server>(io);
     console::Hooks hooks;
-    hooks.execute = [&handler](const nlohmann::json& request) -> nlohmann::json {
-        const DecodedLine decoded = decode_request_line(request.dump());
-        ojson reply;
-        if (!decoded.request) {
-            reply = decoded.error;
-        } else {
-            try {
-                reply = handler.execute(*decoded.request, decoded.raw);
-            } catch (const std::exception& e) {
-                reply = error_reply(ErrorCode::Internal, e.what(), decoded.raw);
-            }
-        }
-        return nlohmann::json::parse(reply.dump());
-    };
+    hooks.execute = [&handler](const nlohmann::json& request) { return execute_json_request(handler, request); };
     c->console_ = std::make_unique<console::Server>(*c->web_, "eboardd", std::move(password), std::move(hooks));
     if (auto ok = c->web_->listen(*address); !ok) return Error{"--http " + listen + ": " + ok.error().message};
     return c;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <string>
@@ -21,6 +22,11 @@ class Server;
 }
 
 namespace eboard::daemon {
+
+/// Carries out one client API request (a JSON object, docs/client-api.md) through `handler`,
+/// the same dispatcher as the Unix socket's, and returns its reply (OK …, or ERROR with its
+/// `code`; an exception is an `internal` ERROR). For the console and the hall's requests.
+[[nodiscard]] nlohmann::json execute_json_request(CommandHandler& handler, const nlohmann::json& request);
 
 class HttpConsole {
   public:

@@ -95,12 +95,31 @@ class Connection {
     virtual void shut() = 0;
 };
 
+/// The routes of one method: exact paths, then prefixes (the longest that matches).
+struct Routes {
+    std::map<std::string, AsyncHandler, std::less<>> exact;
+    std::map<std::string, AsyncHandler, std::less<>> prefixes;
+
+    /// The handler of `path`, or nullptr.
+    [[nodiscard]] const AsyncHandler* find(std::string_view path) const {
+        if (const auto it = exact.find(path); it != exact.end()) return &it->second;
+        const AsyncHandler* best = nullptr;
+        std::size_t best_size = 0;
+        for (const auto& [prefix, handler] : prefixes)
+            if (path.starts_with(prefix) && (best == nullptr || prefix.size() > best_size)) {
+                best = &handler;
+                best_size = prefix.size();
+            }
+        return best;
+    }
+};
+
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     asio::io_context& io;
     Limits limits;
     std::optional<tcp::acceptor> acceptor;
-    std::map<std::string, GetHandler, std::less<>> gets;
-    std::map<std::string, GetHandler, std::less<>> posts;
+    Routes gets;
+    Routes posts;
     std::map<std::string, std::shared_ptr<WebSocketHandlers>, std::less<>> sockets;
     std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> open;
     std::uint64_t next_id = 1;
@@ -314,13 +333,23 @@ class HttpSession final : public Connection, public std::enable_shared_from_this
         }
         Response res;
         const bool head = req.method() == http::verb::head;
-        const auto post = server_->posts.find(path);
-        if (post != server_->posts.end() && req.method() == http::verb::post) {
-            res = post->second(to_request(req));
-        } else if (const auto route = server_->gets.find(path); route != server_->gets.end()) {
-            if (req.method() == http::verb::get || head) res = route->second(to_request(req));
-            else res = Response{405, "text/plain", "method not allowed\n", {{"Allow", "GET, HEAD"}}};
-        } else if (post != server_->posts.end()) {
+        const AsyncHandler* post = server_->posts.find(path);
+        const AsyncHandler* route = server_->gets.find(path);
+        const AsyncHandler* handler = nullptr;
+        if (post != nullptr && req.method() == http::verb::post) handler = post;
+        else if (route != nullptr && (req.method() == http::verb::get || head)) handler = route;
+        if (handler != nullptr) {
+            const unsigned version = req.version();
+            const bool keep_alive = req.keep_alive();
+            (*handler)(to_request(req), [self = shared_from_this(), version, keep_alive, head](Response answer) {
+                if (self->server_->closed) return;
+                self->reply(std::move(answer), version, keep_alive, head);
+            });
+            return;
+        }
+        if (route != nullptr) {
+            res = Response{405, "text/plain", "method not allowed\n", {{"Allow", "GET, HEAD"}}};
+        } else if (post != nullptr) {
             res = Response{405, "text/plain", "method not allowed\n", {{"Allow", "POST"}}};
         } else if (server_->sockets.contains(path)) {
             res = Response{426, "text/plain", "a WebSocket endpoint\n", {{"Upgrade", "websocket"}}};
@@ -379,10 +408,35 @@ Server::Server(asio::io_context& io, const Limits& limits) : impl_(std::make_sha
 
 Server::~Server() { close(); }
 
-void Server::get(std::string path, GetHandler handler) { impl_->gets.insert_or_assign(std::move(path), std::move(handler)); }
+namespace {
+
+/// A handler that answers at once, as an AsyncHandler.
+AsyncHandler answering(GetHandler handler) {
+    return [handler = std::move(handler)](const Request& r, const std::function<void(Response)>& respond) {
+        respond(handler(r));
+    };
+}
+
+} // namespace
+
+void Server::get(std::string path, GetHandler handler) {
+    impl_->gets.exact.insert_or_assign(std::move(path), answering(std::move(handler)));
+}
 
 void Server::post(std::string path, GetHandler handler) {
-    impl_->posts.insert_or_assign(std::move(path), std::move(handler));
+    impl_->posts.exact.insert_or_assign(std::move(path), answering(std::move(handler)));
+}
+
+void Server::get_prefix(std::string prefix, GetHandler handler) {
+    impl_->gets.prefixes.insert_or_assign(std::move(prefix), answering(std::move(handler)));
+}
+
+void Server::post_prefix(std::string prefix, GetHandler handler) {
+    impl_->posts.prefixes.insert_or_assign(std::move(prefix), answering(std::move(handler)));
+}
+
+void Server::post_async(std::string path, AsyncHandler handler) {
+    impl_->posts.exact.insert_or_assign(std::move(path), std::move(handler));
 }
 
 void Server::websocket(std::string path, WebSocketHandlers handlers) {

@@ -1,6 +1,6 @@
 // A small HTTP/1.1 and WebSocket server on a Boost.Asio io_context (Boost.Beast), for the web
 // faces of eboardd (the LiveChess eBoards API, the arbiters' console) and of eboard-hub. It
-// listens on one address, routes GET paths to handlers, upgrades one or more paths to
+// listens on one address, routes GET and POST paths (exact, or by prefix) to handlers, upgrades one or more paths to
 // WebSocket, and keeps every client from stalling the loop: bounded request heads and bodies,
 // a bounded frame size (a larger frame is skipped and reported, the connection stays open), a
 // write queue per connection (a client whose queue outgrows its bound is closed).
@@ -109,7 +109,14 @@ struct WebSocketHandlers {
 /// A handler of GET or POST requests: the response for one request.
 using GetHandler = std::function<Response(const Request&)>;
 
-/// The server. Routes are exact paths (no patterns); register them before listen().
+/// A handler that answers later (after a round trip elsewhere): it calls `respond` once, on the
+/// io_context's thread, with the response. The connection reads no further request until then;
+/// a connection closed meanwhile makes `respond` do nothing.
+using AsyncHandler = std::function<void(const Request&, std::function<void(Response)> respond)>;
+
+/// The server. Routes are exact paths or path prefixes (no patterns); register them on the
+/// loop's thread before it serves requests (before listen(), or before io_context::run()).
+/// A path's exact route comes first, then the longest prefix route that the path starts with.
 /// Unknown paths get 404, other methods than GET/HEAD on a GET path 405.
 class Server {
   public:
@@ -125,6 +132,13 @@ class Server {
     /// Serves POST on `path` with `handler` (the request's body in Request::body, at most
     /// Limits::max_body_bytes: 413 beyond). A path may have both a GET and a POST handler.
     void post(std::string path, GetHandler handler);
+    /// Serves GET (and HEAD) on every path that starts with `prefix` (e.g. "/live/") and has no
+    /// exact route (Request::path tells the handler which one it is).
+    void get_prefix(std::string prefix, GetHandler handler);
+    /// Serves POST on every path that starts with `prefix` and has no exact POST route.
+    void post_prefix(std::string prefix, GetHandler handler);
+    /// Serves POST on `path` with a handler that answers later (AsyncHandler).
+    void post_async(std::string path, AsyncHandler handler);
     /// Upgrades requests on `path` to WebSocket; a plain GET there gets 426 unless get() also
     /// registered the path. Any Origin is accepted.
     void websocket(std::string path, WebSocketHandlers handlers);

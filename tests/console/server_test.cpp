@@ -23,7 +23,7 @@ struct Console {
                                         if (request.value("board", "") == "nosuch")
                                             return json{{"class", "ERROR"}, {"code", "unknown_board"}, {"message", "no board"}};
                                         return json{{"class", "OK"}, {"request", request["class"]}};
-                                    }}};
+                                    }, {}}};
     Console() { r.start(); }
     std::uint16_t port() const { return r.server.port(); }
     eboard::test::HttpReply post(const std::string& path, const json& body, std::vector<std::pair<std::string, std::string>> headers = {}) {

@@ -7,6 +7,7 @@
 // (build/tests/console.png). Waits are on events, the emulator's state and DOM observers.
 #include <catch2/catch.hpp>
 
+#include "tests/console_browser/console_page.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/webdriver.hpp"
 
@@ -26,53 +27,12 @@
 
 using namespace eboard;
 using namespace eboard::daemon;
-using eboard::test::LineSocket;
 using nlohmann::json;
 
-namespace {
-
-std::int64_t wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-/// The events of a watching client, with the FEN each board last showed (GAME start or MOVE).
-struct Watch {
-    LineSocket socket;
-    std::map<std::string, std::string> fen;
-    std::map<std::string, int> results;
-    explicit Watch(const std::string& path) : socket(path) {
-        (void)next();
-        socket.send("{\"class\":\"WATCH\"}\n");
-    }
-    json next() {
-        auto l = socket.line();
-        REQUIRE(l.has_value()); // the daemon said nothing in time
-        json j = json::parse(*l);
-        const std::string cls = j.value("class", "");
-        if (cls == "MOVE" || (cls == "GAME" && j.value("event", "") != "end")) fen[j["board"]] = j["fen"];
-        if (cls == "RESULT") ++results[j["board"]];
-        return j;
-    }
-    json next_of(const std::string& cls) {
-        for (;;) {
-            json j = next();
-            if (j["class"] == cls) return j;
-        }
-    }
-};
-
-/// Waits in the page until `selector` matches an element (a MutationObserver, no polling);
-/// returns Date.now() at that moment. Throws after `timeout_ms`.
-const char* const kWaitFor = R"(
-const [selector, done] = arguments;
-const seen = () => document.querySelector(selector);
-if (seen()) return done(Date.now());
-new MutationObserver((_, o) => { if (seen()) { o.disconnect(); done(Date.now()); } })
-  .observe(document.documentElement, {childList: true, subtree: true, attributes: true, characterData: true});
-)";
-
-} // namespace
+using consoletest::kLogin;
+using consoletest::kWaitFor;
+using consoletest::wall_ms;
+using consoletest::Watch;
 
 TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert within 1 s, the penalty applied from the page") {
     eboard::test::TempDir dir("eboardd-console");
@@ -94,13 +54,7 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     c.white_side = WhiteSide::Left;
     c.http = "127.0.0.1:" + std::to_string(port);
     c.arbiter_password_file = password;
-    eboard::test::NotifySocket notify((dir.path / "notify").string());
-    setenv("NOTIFY_SOCKET", notify.path().c_str(), 1);
-    Daemon daemon(c);
-    int status = -1;
-    std::thread loop([&] { status = daemon.run(); });
-    REQUIRE(notify.wait_for("READY=1"));
-    unsetenv("NOTIFY_SOCKET");
+    consoletest::RunningDaemon daemon(c, dir.path);
     Watch watch(c.socket);
 
     eboard::test::Browser browser;
@@ -129,14 +83,6 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
         << browser.screenshot_png();
 
     // A wrong password is refused; the right one opens the actions.
-    const char* const kLogin = R"(
-const [password, done] = arguments;
-document.getElementById('password').value = password;
-document.getElementById('login').requestSubmit();
-const state = document.getElementById('login-state');
-new MutationObserver((_, o) => { if (state.textContent) { o.disconnect(); done(state.textContent); } })
-  .observe(state, {childList: true, characterData: true, subtree: true});
-)";
     CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
     browser.run("document.getElementById('login-state').textContent = '';");
     CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
@@ -176,7 +122,5 @@ new MutationObserver((_, o) => { if (state.textContent) { o.disconnect(); done(s
     }
     CHECK(watch.fen.size() == 3);
 
-    boost::asio::post(daemon.io(), [&] { daemon.stop(); });
-    loop.join();
-    CHECK(status == 0);
+    CHECK(daemon.stop() == 0);
 }

@@ -147,3 +147,45 @@ TEST_CASE("web: POST routes get the body, GET on a POST-only path is 405, a body
     CHECK(eboard::test::http_request("127.0.0.1", port, verb::put, "/both", "x").status == 405);
     CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/p", std::string(2000, 'x')).status == 413);
 }
+
+TEST_CASE("web: prefix routes: an exact route first, then the longest prefix, POST prefixes too") {
+    Running r;
+    auto named = [](const std::string& name) {
+        return [name](const eboard::web::Request& req) {
+            return eboard::web::Response{200, "text/plain", name + ":" + req.path, {}};
+        };
+    };
+    r.server.get_prefix("/live/", named("live"));
+    r.server.get_prefix("/live/round-1/", named("round1"));
+    r.server.get("/live/games.pgn", named("exact"));
+    r.server.post_prefix("/api/", named("post"));
+    r.start();
+    const auto port = r.server.port();
+    using boost::beast::http::verb;
+    CHECK(http_get("127.0.0.1", port, "/live/round-2/games.pgn?x=1").body == "live:/live/round-2/games.pgn");
+    CHECK(http_get("127.0.0.1", port, "/live/round-1/game-3.pgn").body == "round1:/live/round-1/game-3.pgn");
+    CHECK(http_get("127.0.0.1", port, "/live/games.pgn").body == "exact:/live/games.pgn");
+    CHECK(http_get("127.0.0.1", port, "/live/").body == "live:/live/");
+    // A prefix is not a path: /live (no slash) and /livestream are not under "/live/".
+    CHECK(http_get("127.0.0.1", port, "/live").status == 404);
+    CHECK(http_get("127.0.0.1", port, "/livestream").status == 404);
+    CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/live/x", "").status == 405);
+    CHECK(eboard::test::http_request("127.0.0.1", port, verb::post, "/api/a/b", "").body == "post:/api/a/b");
+    CHECK(http_get("127.0.0.1", port, "/api/a").status == 405);
+}
+
+TEST_CASE("web: an async POST answers when its handler responds, later on the loop") {
+    Running r;
+    r.server.post_async("/later", [&](const eboard::web::Request& req, std::function<void(eboard::web::Response)> respond) {
+        // Answered on a later turn of the loop, as after a round trip elsewhere.
+        boost::asio::post(r.io, [body = req.body, respond = std::move(respond)] {
+            respond(eboard::web::Response{202, "text/plain", "later:" + body, {}});
+        });
+    });
+    r.start();
+    using boost::beast::http::verb;
+    auto got = eboard::test::http_request("127.0.0.1", r.server.port(), verb::post, "/later", "x");
+    CHECK(got.status == 202);
+    CHECK(got.body == "later:x");
+    CHECK(http_get("127.0.0.1", r.server.port(), "/later").status == 405);
+}

@@ -5,6 +5,8 @@
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
 #include "daemon/small_file.hpp"
+#include "console/auth.hpp"
+#include "hub/console.hpp"
 #include "hub/hall.hpp"
 #include "hub/http_server.hpp"
 #include "hub/pairings.hpp"
@@ -58,7 +60,7 @@ int run(const po::variables_map& vm) {
         std::cerr << "eboard-hub: --mqtt: " << url.error().message << "\n";
         return 2;
     }
-    auto listen = hub::parse_listen(vm["http"].as<std::string>());
+    auto listen = web::parse_listen_address(vm["http"].as<std::string>());
     if (!listen) {
         std::cerr << "eboard-hub: --http: " << listen.error().message << "\n";
         return 2;
@@ -95,6 +97,15 @@ int run(const po::variables_map& vm) {
         push.token = *token;
         if (vm.count("push-ca-file")) push.ca_file = vm["push-ca-file"].as<std::string>();
     }
+    std::optional<std::string> arbiter_password;
+    if (vm.count("arbiter-password-file")) {
+        auto pw = console::read_password_file(vm["arbiter-password-file"].as<std::string>());
+        if (!pw) {
+            std::cerr << "eboard-hub: --arbiter-password-file: " << pw.error().message << "\n";
+            return 2;
+        }
+        arbiter_password = std::move(*pw);
+    }
     const std::string state_dir = vm.count("state-dir") ? vm["state-dir"].as<std::string>() : default_state_dir();
     auto store = hub::HallStore::open(state_dir);
     if (!store) {
@@ -114,12 +125,15 @@ int run(const po::variables_map& vm) {
     }
 
     boost::asio::io_context io;
-    auto server = hub::HttpServer::listen(io, listen->first, listen->second,
+    auto server = hub::HttpServer::listen(io, listen->address, listen->port,
                                           [&hall](const std::string& target) { return hall.answer(target); });
     if (!server) {
         std::cerr << "eboard-hub: " << server.error().message << "\n";
         return 2;
     }
+    // The arbiters' console on the same server (GET /, /api/...).
+    hub::HubConsole console(io, (*server)->web(), std::move(arbiter_password), hall, **store);
+    console.seed();
     std::unique_ptr<hub::Pusher> pusher;
     if (!push.url.empty()) {
         pusher = std::make_unique<hub::Pusher>(**store, hall, push, [](const std::string& l) { log_warning(l); });
@@ -132,6 +146,7 @@ int run(const po::variables_map& vm) {
     };
     cb.disconnected = [](const std::string& why) { log_warning("mqtt: " + why); };
     cb.message = [&](const mqtt::Message& m) {
+        if (console.take(m)) return; // an arbiter's request or its reply: not the hall's record
         auto r = (*store)->ingest(m.topic, m.payload, hub::now_ms());
         if (!r) {
             if (r.error().message.rfind("hub store:", 0) == 0) {
@@ -143,10 +158,12 @@ int run(const po::variables_map& vm) {
             log_warning("mqtt: " + m.topic + ": " + r.error().message + " (ignored)");
             return;
         }
+        console.ingested(m, *r);
         if (pusher && r->changed && !r->game.empty())
             if (auto round = hall.round_of(r->host, r->game)) pusher->changed(*round);
     };
     mqtt::Client client(mo, cb);
+    console.attach(client);
     client.subscribe("eboard/v1/#", 1);
     client.start();
 
@@ -167,6 +184,7 @@ int run(const po::variables_map& vm) {
         } else {
             log_notice("pairings reloaded: " + std::to_string(p->lines.size()) + " boards from " + pairings_file);
             hall.set_pairings(std::move(*p));
+            console.refresh_pairings();
             if (pusher) pusher->changed(hall.current_round());
         }
         signals.async_wait(on_signal);
@@ -174,9 +192,10 @@ int run(const po::variables_map& vm) {
     signals.async_wait(on_signal);
 
     // The address as a URL has it ("[::1]" for IPv6); the tests read the port from this line.
-    const std::string host = listen->first.find(':') == std::string::npos ? listen->first : "[" + listen->first + "]";
+    const std::string host = listen->address.find(':') == std::string::npos ? listen->address : "[" + listen->address + "]";
     const std::string where = host + ":" + std::to_string((*server)->port());
-    std::cout << "eboard-hub: listening on http://" << where << "/live/games.pgn" << std::endl;
+    std::cout << "eboard-hub: listening on http://" << where << "/live/games.pgn (the arbiters' console: http://" << where
+              << "/)" << std::endl;
     eboard::daemon::notify_ready("listening on " + where + ", mqtt " + mqtt::redacted(*url));
     io.run();
     client.stop();
@@ -197,7 +216,8 @@ int main(int argc, char** argv) try {
         ("mqtt-ca-file", po::value<std::string>(), "CA certificates for mqtts:// (default: the system's)")
         ("mqtt-client-id", po::value<std::string>()->default_value("eboard-hub"),
          "the fixed client id of the persistent session (one per hub)")
-        ("http", po::value<std::string>()->default_value("127.0.0.1:8080"), "listen on ADDR:PORT only")
+        ("http", po::value<std::string>()->default_value("127.0.0.1:8080"), "listen on ADDR:PORT only (/live/ and the arbiters' console)")
+        ("arbiter-password-file", po::value<std::string>(), "the arbiters' console password: the file's first line (mode 600); without it the console is read-only")
         ("state-dir", po::value<std::string>(), "the hub's store (default $STATE_DIRECTORY, else /var/lib/eboard-hub)")
         ("pairings", po::value<std::string>(), "pairings CSV: round,board,source,white,black[,white_fide_id,black_fide_id]; reread on SIGHUP")
         ("event", po::value<std::string>()->default_value(""), "the PGN Event tag")
@@ -219,7 +239,8 @@ int main(int argc, char** argv) try {
         return 2;
     }
     if (vm.count("help")) {
-        std::cout << "Usage: eboard-hub --mqtt URL [--http ADDR:PORT] [--state-dir DIR] [--pairings FILE]\n"
+        std::cout << "Usage: eboard-hub --mqtt URL [--http ADDR:PORT] [--arbiter-password-file FILE] [--state-dir DIR]\n"
+                     "                  [--pairings FILE]\n"
                      "                  [--event TEXT] [--site TEXT] [--push URL --push-token-file FILE]\n"
                   << opts;
         return 0;
