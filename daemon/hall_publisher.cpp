@@ -65,8 +65,7 @@ void HallPublisher::stop() {
     // on a clean DISCONNECT).
     if (connected_) (void)client_->publish(status_topic(host_), "offline", 1, true);
     client_->stop();
-    if (resend_timer_) resend_timer_->cancel();
-    remove_acked();
+    remove_acked(); // the resend timer's next tick sees stopped_
     if (const std::int64_t waiting = store_.outbox_size(); waiting > 0)
         log_info("mqtt: " + std::to_string(waiting) + " messages wait in the outbox for the next start (" +
                  std::to_string(in_flight_.size()) + " were sent and not acknowledged)");
