@@ -263,6 +263,8 @@ Expected<bool> Daemon::open() {
         auto options = hall_client_options(config_.hall, host);
         if (!options) return options.error();
         hall_ = std::make_unique<HallPublisher>(io_, *store_, std::move(*options), host);
+        if (config_.hall.confirm)
+            if (auto ok = hall_->confirm_end_to_end(); !ok) return ok.error();
         hall_->start(*recorder_);
     }
 

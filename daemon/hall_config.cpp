@@ -21,7 +21,8 @@ po::options_description hall_options_table() {
         ("mqtt", po::value<std::string>()->value_name("URL"), "publish every event to the broker at URL, mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://... (default: no network at all)")
         ("host-name", po::value<std::string>()->value_name("NAME"), "this host in the topics eboard/v1/NAME/... (default: the machine's host name)")
         ("mqtt-password-file", po::value<std::string>()->value_name("FILE"), "the broker password, first line of FILE (readable only by the service user: mode 0600 or 0640)")
-        ("mqtt-ca-file", po::value<std::string>()->value_name("FILE"), "mqtts://: the CA certificates that sign the broker's (default: the system's)");
+        ("mqtt-ca-file", po::value<std::string>()->value_name("FILE"), "mqtts://: the CA certificates that sign the broker's (default: the system's)")
+        ("mqtt-confirm", po::value<bool>()->implicit_value(true)->value_name("[BOOL]"), "keep each message in the outbox until eboard-hub's received mark covers it, not only until the broker's PUBACK (a hall with a hub; docs/hall.md)");
     // clang-format on
     return d;
 }
@@ -34,6 +35,7 @@ Expected<bool> apply_hall_options(const po::variables_map& vm, HallOptions& out)
     str("host-name", out.host_name);
     str("mqtt-password-file", out.password_file);
     str("mqtt-ca-file", out.ca_file);
+    if (vm.count("mqtt-confirm")) out.confirm = vm["mqtt-confirm"].as<bool>();
     if (vm.count("host-name") && out.host_name.empty()) return Error{"--host-name: empty"};
     return true;
 }

@@ -1,5 +1,5 @@
 // The tournament hall's options of eboardd (docs/hall.md; interfaces.md, "The tournament hall"):
-// `--mqtt URL`, `--host-name NAME`, `--mqtt-password-file FILE`, `--mqtt-ca-file FILE` (each
+// `--mqtt URL`, `--host-name NAME`, `--mqtt-password-file FILE`, `--mqtt-ca-file FILE`, `--mqtt-confirm` (each
 // also `KEY = VALUE` in the configuration file). Without `--mqtt` eboardd opens no network
 // connection.
 #pragma once
@@ -19,6 +19,7 @@ struct HallOptions {
     std::string host_name;     ///< this host in topics; "" = the machine's host name
     std::string password_file; ///< the broker password, first line of the file
     std::string ca_file;       ///< CA bundle for mqtts:// ("" = the system's)
+    bool confirm = false;      ///< --mqtt-confirm: outbox rows wait for the hub's received mark
 };
 
 /// The hall's options for the options table.

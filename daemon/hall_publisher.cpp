@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -25,6 +27,7 @@ HallPublisher::HallPublisher(boost::asio::io_context& io, Store& store, mqtt::Cl
         post([this, reason] { on_disconnected(reason); });
     };
     callbacks.published = [this, post](int mid) { post([this, mid] { on_published(mid); }); };
+    callbacks.message = [this, post](const mqtt::Message& m) { post([this, m] { on_message(m); }); };
     client_ = std::make_unique<mqtt::Client>(std::move(options), std::move(callbacks));
 }
 
@@ -43,6 +46,16 @@ void HallPublisher::start(Recorder& recorder) {
     log_info("mqtt: publishing as host " + host_ + " to " + url_ +
              (waiting > 0 ? "; " + std::to_string(waiting) + " messages wait in the outbox" : std::string()));
     client_->start();
+    if (confirm_) arm_resend();
+}
+
+Expected<bool> HallPublisher::confirm_end_to_end() {
+    auto id = store_.outbox_id();
+    if (!id) return id.error();
+    outbox_id_ = std::move(*id);
+    confirm_ = true;
+    client_->subscribe(received_topic(host_), 1);
+    return true;
 }
 
 void HallPublisher::stop() {
@@ -52,7 +65,7 @@ void HallPublisher::stop() {
     // on a clean DISCONNECT).
     if (connected_) (void)client_->publish(status_topic(host_), "offline", 1, true);
     client_->stop();
-    remove_acked();
+    remove_acked(); // the resend timer's next tick sees stopped_
     if (const std::int64_t waiting = store_.outbox_size(); waiting > 0)
         log_info("mqtt: " + std::to_string(waiting) + " messages wait in the outbox for the next start (" +
                  std::to_string(in_flight_.size()) + " were sent and not acknowledged)");
@@ -61,11 +74,18 @@ void HallPublisher::stop() {
 Expected<bool> HallPublisher::write_outbox(Store& store, const Event& event, const std::string& line) {
     const std::string& board = event_board(event);
     if (board.empty() || std::holds_alternative<VersionEvent>(event)) return true;
-    if (auto ok = store.add_outbox(event_topic(host_, board, event_class(event)), event_payload(line, host_), false);
-        !ok)
+    if (auto ok = add_row(store, event_topic(host_, board, event_class(event)), event_payload(line, host_), false); !ok)
         return ok;
     if (!update_state(event)) return true;
-    return store.add_outbox(state_topic(host_, board), state_payload(board, boards_[board]), true);
+    return add_row(store, state_topic(host_, board), state_payload(board, boards_[board]), true);
+}
+
+Expected<bool> HallPublisher::add_row(Store& store, const std::string& topic, const std::string& payload, bool retain) {
+    if (!confirm_) return store.add_outbox(topic, payload, retain);
+    auto seq = store.add_outbox_numbered(
+        topic, [&](std::int64_t s) { return with_outbox_seq(payload, outbox_id_, s); }, retain);
+    if (!seq) return seq.error();
+    return true;
 }
 
 bool HallPublisher::update_state(const Event& event) {
@@ -182,7 +202,7 @@ void HallPublisher::on_disconnected(const std::string& reason) {
 void HallPublisher::on_published(int mid) {
     const auto it = in_flight_.find(mid);
     if (it == in_flight_.end()) return; // the status message, or one of a connection gone
-    acked_.push_back(it->second);
+    if (!confirm_) acked_.push_back(it->second); // with confirm_, the hub's mark removes it
     in_flight_.erase(it);
     if (!remove_scheduled_) {
         remove_scheduled_ = true;
@@ -192,6 +212,53 @@ void HallPublisher::on_published(int mid) {
             pump();
         });
     }
+}
+
+void HallPublisher::on_message(const mqtt::Message& message) {
+    constexpr std::string_view kReceived = "/received";
+    if (message.topic.size() > kReceived.size() &&
+        message.topic.compare(message.topic.size() - kReceived.size(), kReceived.size(), kReceived) == 0)
+        on_received(message.payload);
+}
+
+void HallPublisher::on_received(const std::string& payload) {
+    const auto mark = read_outbox_seq(payload);
+    // A mark of another store under this host name (a store made anew) covers none of ours.
+    if (!confirm_ || !mark || mark->outbox != outbox_id_ || mark->host != host_) return;
+    resend_after_ = std::chrono::seconds(5);
+    confirmed_ = std::max(confirmed_, mark->seq);
+    if (confirmed_scheduled_) return;
+    confirmed_scheduled_ = true;
+    boost::asio::post(io_, [this, alive = alive_] {
+        if (*alive) remove_confirmed();
+    });
+}
+
+void HallPublisher::remove_confirmed() {
+    confirmed_scheduled_ = false;
+    // A removal the store refuses only sends those messages again later.
+    if (auto ok = store_.remove_outbox_through(confirmed_); !ok) log_warning("mqtt: outbox: " + ok.error().message);
+}
+
+void HallPublisher::arm_resend() {
+    if (!resend_timer_) resend_timer_.emplace(io_);
+    resend_timer_->expires_after(resend_after_);
+    resend_timer_->async_wait([this, alive = alive_](const boost::system::error_code& ec) {
+        if (ec || !*alive || stopped_) return;
+        const auto first = store_.outbox_after(0, 1);
+        const std::int64_t seq = first.empty() ? 0 : first.front().seq;
+        if (connected_ && seq != 0 && seq == stalled_first_ && seq <= cursor_) {
+            log_info("mqtt: no received mark for " + std::to_string(store_.outbox_size()) +
+                     " messages sent; sending them again in order");
+            cursor_ = 0;
+            pump();
+            resend_after_ = std::min(resend_after_ * 2, std::chrono::seconds(300));
+        } else if (seq != stalled_first_) {
+            resend_after_ = std::chrono::seconds(5);
+        }
+        stalled_first_ = seq;
+        arm_resend();
+    });
 }
 
 } // namespace eboard::daemon

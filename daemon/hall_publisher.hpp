@@ -12,12 +12,21 @@
 // - After every connection (a reconnect, or a restart of eboardd) the whole outbox is sent
 //   again from its first message: a message sent but not acknowledged may reach a subscriber
 //   twice (it de-duplicates by host, board, game, ply, status), none is lost.
+// - End-to-end confirmation (--mqtt-confirm; docs/hall.md): each payload also names its row
+//   (`"outbox"`, `"seq"`), a message stays in the outbox after its PUBACK until eboard-hub's
+//   retained mark `eboard/v1/<host>/received` covers it, and after a reconnect what no
+//   mark covers is sent again in order. A broker that crashes after its PUBACK and before it
+//   saved the message therefore loses nothing. Without the option a PUBACK removes the row.
+//   A first row sent and still not covered after 5 s (doubling up to 5 min) is sent again
+//   with all that follows it, in order: a broker that lost the hub's subscription dropped it.
 // - `eboard/v1/<host>/status` is `online` (retained) after every connection; the will sets it
 //   `offline` when the connection is lost, and a clean exit (stop()) publishes `offline`.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -49,6 +58,10 @@ class HallPublisher {
     /// each commit, and starts the client (its thread connects).
     void start(Recorder& recorder);
 
+    /// Keeps every message until the hub's `received` mark covers it (--mqtt-confirm); before
+    /// start(). An error when the store cannot give its outbox id.
+    [[nodiscard]] Expected<bool> confirm_end_to_end();
+
     /// A clean exit: `offline` on the status topic, DISCONNECT, the client's thread joined.
     /// What is not acknowledged stays in the outbox for the next start. Idempotent.
     void stop();
@@ -69,6 +82,8 @@ class HallPublisher {
     };
     /// Updates the board's state from `event`; true when the state message changes.
     bool update_state(const Event& event);
+    /// One outbox row; with confirm_ its payload names the row (with_outbox_seq()).
+    [[nodiscard]] Expected<bool> add_row(Store& store, const std::string& topic, const std::string& payload, bool retain);
     [[nodiscard]] std::string state_payload(const std::string& board, const BoardState& state) const;
     /// Sends the outbox from the cursor, up to kWindow unacknowledged.
     void pump();
@@ -78,6 +93,15 @@ class HallPublisher {
     void on_connected();
     void on_disconnected(const std::string& reason);
     void on_published(int mid);
+    /// A message of a subscription (on the loop).
+    void on_message(const mqtt::Message& message);
+    /// A `received` mark: the rows it covers leave the outbox (once per loop turn).
+    void on_received(const std::string& payload);
+    void remove_confirmed();
+    /// With confirm_: sends the outbox again from its first row when that row was sent and no
+    /// mark has covered it for a while (a broker that lost the hub's subscription and so dropped
+    /// it, a hub away): every 5 s, doubling up to 5 min while nothing moves.
+    void arm_resend();
 
     boost::asio::io_context& io_;
     Store& store_;
@@ -94,6 +118,13 @@ class HallPublisher {
     bool pump_scheduled_ = false;
     bool remove_scheduled_ = false;
     bool stopped_ = false;
+    bool confirm_ = false;      // --mqtt-confirm
+    std::string outbox_id_;     // the store's, with confirm_
+    std::int64_t confirmed_ = 0; // the highest mark received, not yet removed
+    bool confirmed_scheduled_ = false;
+    std::optional<boost::asio::steady_timer> resend_timer_;
+    std::chrono::seconds resend_after_{5};
+    std::int64_t stalled_first_ = 0; // the outbox's first row at the last check
     // Set false by the destructor: a callback posted to the loop finds the publisher gone.
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -67,6 +67,40 @@ std::string state_topic(std::string_view host, std::string_view board) {
     return "eboard/v1/" + topic_level(host) + "/" + topic_level(board) + "/state";
 }
 
+std::string received_topic(std::string_view host) { return "eboard/v1/" + topic_level(host) + "/received"; }
+
+std::string with_outbox_seq(std::string_view payload, std::string_view outbox_id, std::int64_t seq) {
+    const std::size_t close = payload.rfind('}');
+    if (close == std::string_view::npos) return std::string(payload);
+    std::string out(payload.substr(0, close));
+    out += out.size() > 1 ? ",\"outbox\":" : "\"outbox\":";
+    out += nlohmann::json(std::string(outbox_id)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += ",\"seq\":" + std::to_string(seq) + "}";
+    return out;
+}
+
+std::string received_payload(const ReceivedMark& mark) {
+    const nlohmann::ordered_json j{{"host", mark.host}, {"outbox", mark.outbox}, {"seq", mark.seq}};
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::optional<ReceivedMark> read_outbox_seq(std::string_view payload) {
+    const auto j = nlohmann::json::parse(payload, nullptr, false);
+    if (!j.is_object()) return std::nullopt;
+    const auto host = j.find("host");
+    const auto outbox = j.find("outbox");
+    const auto seq = j.find("seq");
+    if (host == j.end() || !host->is_string() || outbox == j.end() || !outbox->is_string() || seq == j.end() ||
+        !seq->is_number_integer())
+        return std::nullopt;
+    return ReceivedMark{host->get<std::string>(), outbox->get<std::string>(), seq->get<std::int64_t>()};
+}
+
+std::optional<ReceivedMark> next_mark(const std::optional<ReceivedMark>& mark, const ReceivedMark& row) {
+    if (!mark || mark->outbox != row.outbox || row.seq == mark->seq + 1) return row;
+    return std::nullopt;
+}
+
 std::string status_topic(std::string_view host) { return "eboard/v1/" + topic_level(host) + "/status"; }
 
 std::string event_payload(std::string_view line, std::string_view host) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <random>
 #include <string_view>
 #include <unordered_map>
 
@@ -69,6 +70,8 @@ CREATE TABLE IF NOT EXISTS outbox(
   topic TEXT NOT NULL,
   payload TEXT NOT NULL,
   retain INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS outbox_id(
+  id TEXT NOT NULL);
 )sql";
 
 // Version 2 added moves.stands (an illegal move that stood, [23] A.5.2); version 3 the
@@ -78,7 +81,9 @@ CREATE TABLE IF NOT EXISTS outbox(
 // that a restarted daemon reads the lever the same way): added to an older file's games.
 // Version 6 added the outbox table (the MQTT messages the broker has not acknowledged:
 // hall_publisher.hpp), created by kSchema; AUTOINCREMENT so that a seq is never used twice.
-constexpr int kSchemaVersion = 6;
+// Version 7 added the outbox_id table (one row: the id that tells this store's outbox seqs from
+// those of another store under the same host name; the hub's `received` marks carry it).
+constexpr int kSchemaVersion = 7;
 
 using StatementCache = std::unordered_map<const char*, std::pair<sqlite3_stmt*, bool>>;
 
@@ -465,6 +470,46 @@ std::vector<std::string> Store::pgn_pending() const {
 Expected<bool> Store::add_outbox(const std::string& topic, std::string_view payload, bool retain) {
     return execute(db_, statements_, "outbox", "INSERT INTO outbox(topic, payload, retain) VALUES(?,?,?);", topic,
                    payload, static_cast<std::int64_t>(retain ? 1 : 0));
+}
+
+Expected<std::int64_t> Store::add_outbox_numbered(const std::string& topic,
+                                                  const std::function<std::string(std::int64_t)>& payload,
+                                                  bool retain) {
+    std::int64_t seq = 1;
+    {
+        // AUTOINCREMENT's counter: above every seq ever used, removed rows included.
+        Stmt q(db_, statements_,
+               "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1;");
+        if (q.step() != SQLITE_ROW) return q.error("outbox");
+        seq = q.integer(0);
+    }
+    if (auto ok = execute(db_, statements_, "outbox", "INSERT INTO outbox(seq, topic, payload, retain) VALUES(?,?,?,?);",
+                          seq, topic, payload(seq), static_cast<std::int64_t>(retain ? 1 : 0));
+        !ok)
+        return ok.error();
+    return seq;
+}
+
+Expected<std::string> Store::outbox_id() {
+    {
+        Stmt q(db_, statements_, "SELECT id FROM outbox_id LIMIT 1;");
+        if (q.step() == SQLITE_ROW) return q.text(0);
+    }
+    std::random_device random;
+    char id[24];
+    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
+    if (auto ok = execute(db_, statements_, "outbox id", "INSERT INTO outbox_id(id) VALUES(?);", std::string(id)); !ok)
+        return ok.error();
+    return std::string(id);
+}
+
+Expected<bool> Store::remove_outbox_through(std::int64_t seq) {
+    if (auto ok = begin_batch(false); !ok) return ok;
+    if (auto ok = execute(db_, statements_, "outbox", "DELETE FROM outbox WHERE seq <= ?;", seq); !ok) {
+        rollback_batch();
+        return ok;
+    }
+    return commit_batch();
 }
 
 std::vector<OutboxMessage> Store::outbox_after(std::int64_t after, int limit) const {

@@ -13,10 +13,12 @@
 //   attached_boards(seq, name, uri, device)           -- boards opened by ATTACH, until DETACH
 //   pgn_pending(game)                   -- PGN files that may lag the store (recorder.hpp)
 //   outbox(seq, topic, payload, retain) -- MQTT messages not acknowledged (hall_publisher.hpp)
+//   outbox_id(id) -- one row: the id of this store's outbox seqs
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -120,6 +122,18 @@ class Store {
     /// Adds a message to the MQTT outbox; in the open batch (the transaction of the event it
     /// tells of) or a transaction of its own.
     [[nodiscard]] Expected<bool> add_outbox(const std::string& topic, std::string_view payload, bool retain);
+    /// Adds a message to the outbox whose payload names its own seq: `payload(seq)` is called
+    /// with the seq the row gets (above every seq used before). In the open batch or a
+    /// transaction of its own; the seq, or the store's error.
+    [[nodiscard]] Expected<std::int64_t> add_outbox_numbered(const std::string& topic,
+                                                            const std::function<std::string(std::int64_t)>& payload,
+                                                            bool retain);
+    /// The id of this store's outbox (16 hex digits, made once at random and kept): the seqs
+    /// of two stores are told apart by it (docs/hall.md, "End-to-end confirmation").
+    [[nodiscard]] Expected<std::string> outbox_id();
+    /// Removes the messages up to and including `seq` (what the hub's `received` mark covers),
+    /// in a transaction that does not wait for the disk, as remove_outbox(). Not inside a batch.
+    [[nodiscard]] Expected<bool> remove_outbox_through(std::int64_t seq);
     /// The outbox's messages after `after` (a seq; 0 = from the first), in order, at most `limit`.
     [[nodiscard]] std::vector<OutboxMessage> outbox_after(std::int64_t after, int limit) const;
     /// Removes the messages the broker acknowledged, in one transaction that does not wait for

@@ -1,5 +1,6 @@
 #include "hub/store.hpp"
 
+#include "daemon/hall_topics.hpp"
 #include "daemon/sqlite_file.hpp"
 
 #include <sqlite3.h>
@@ -32,6 +33,7 @@ CREATE TABLE IF NOT EXISTS alerts(id INTEGER PRIMARY KEY, host TEXT NOT NULL, bo
   game TEXT NOT NULL, kind TEXT NOT NULL, ply INTEGER, payload TEXT NOT NULL,
   received_ms INTEGER NOT NULL, UNIQUE(host, board, payload));
 CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS received(host TEXT PRIMARY KEY, outbox TEXT NOT NULL, seq INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS push_queue(round INTEGER PRIMARY KEY, generation INTEGER NOT NULL,
   due_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
 )";
@@ -143,9 +145,45 @@ HallStore::~HallStore() { sqlite3_close_v2(db_); }
 Expected<bool> HallStore::exec(const char* sql) const { return daemon::exec_sql(db_, sql, "hub store"); }
 
 Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
+    // The hub's own marks (and any other subscriber's) come back on its subscription.
+    constexpr std::string_view kReceived = "/received";
+    if (topic.size() > kReceived.size() && topic.substr(topic.size() - kReceived.size()) == kReceived) return Ingested{};
     std::lock_guard lock(mutex_);
     if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
-    auto r = apply(topic, payload, now_ms);
+    // The outbox row the message was sent from (eboardd --mqtt-confirm): one the host's mark
+    // covers is committed already (a resend), the one right after it moves the mark.
+    const auto row = daemon::read_outbox_seq(payload);
+    const auto mark = row ? received_mark(row->host) : std::nullopt;
+    Expected<Ingested> r = Error{""};
+    if (row && mark && mark->outbox == row->outbox && row->seq <= mark->seq) {
+        Ingested dup;
+        dup.duplicate = true;
+        dup.host = row->host;
+        dup.received = mark; // sent again: the host may lack the mark
+        r = dup;
+    } else {
+        r = apply(topic, payload, now_ms);
+        // A message the hub does not take (not the contract's) is done with all the same: the
+        // mark moves past it, in a transaction of its own.
+        const auto next = row ? daemon::next_mark(mark, *row) : std::nullopt;
+        if (!r && next && r.error().message.rfind("hub store:", 0) != 0) {
+            (void)exec("ROLLBACK;");
+            if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+            if (auto ok = set_received(*next); !ok) {
+                (void)exec("ROLLBACK;");
+                return ok.error();
+            }
+            if (auto ok = exec("COMMIT;"); !ok) {
+                (void)exec("ROLLBACK;");
+                return ok.error();
+            }
+            return r;
+        }
+        if (r && next) {
+            if (auto ok = set_received(*next); !ok) r = ok.error();
+            else r->received = next;
+        }
+    }
     if (r && r->duplicate) {
         auto ok = Stmt(db_, "INSERT INTO counters(name, value) VALUES('duplicates', 1) "
                             "ON CONFLICT(name) DO UPDATE SET value = value + 1;").run();
@@ -326,6 +364,27 @@ Expected<Ingested> HallStore::apply(std::string_view topic, std::string_view pay
         return out;
     }
     return Error{"unknown class '" + cls + "' on " + std::string(topic)};
+}
+
+std::optional<daemon::ReceivedMark> HallStore::received_mark(const std::string& host) const {
+    Stmt q(db_, "SELECT outbox, seq FROM received WHERE host = ?1;");
+    q.bind(1, host);
+    if (q.step() != SQLITE_ROW) return std::nullopt;
+    return daemon::ReceivedMark{host, q.text(0), q.integer(1)};
+}
+
+Expected<bool> HallStore::set_received(const daemon::ReceivedMark& mark) {
+    Stmt q(db_, "INSERT INTO received(host, outbox, seq) VALUES(?1, ?2, ?3) "
+                "ON CONFLICT(host) DO UPDATE SET outbox = ?2, seq = ?3;");
+    return q.bind(1, mark.host).bind(2, mark.outbox).bind(3, mark.seq).run();
+}
+
+std::vector<daemon::ReceivedMark> HallStore::received_marks() const {
+    std::lock_guard lock(mutex_);
+    std::vector<daemon::ReceivedMark> out;
+    Stmt q(db_, "SELECT host, outbox, seq FROM received ORDER BY host;");
+    while (q.step() == SQLITE_ROW) out.push_back(daemon::ReceivedMark{q.text(0), q.text(1), q.integer(2)});
+    return out;
 }
 
 std::vector<GameRow> HallStore::games() const {

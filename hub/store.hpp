@@ -12,12 +12,15 @@
 // replaces the line from that ply (a made move replaced before completion; the notes on events
 // in docs/client-api.md); a `made` resend of a move stored as completed is a duplicate. ALERTs
 // are duplicates when the same payload was stored for the board; GAME and RESULT when they change
-// nothing. TOUCH is not kept (a broadcast does not show it).
+// nothing. TOUCH is not kept (a broadcast does not show it). A message whose payload names its
+// outbox row (eboardd --mqtt-confirm) at or below the host's `received` mark is a duplicate as a
+// whole, whatever its class: every row up to the mark is committed (daemon::next_mark()).
 //
 // Thread-safe: every member locks the one connection.
 #pragma once
 
 #include "base/expected.hpp"
+#include "daemon/hall_topics.hpp"
 #include "daemon/stored_game.hpp"
 
 #include <cstdint>
@@ -40,6 +43,10 @@ struct Ingested {
     std::string host;
     std::string board;      ///< empty for a host's status
     std::string game;       ///< the event's game, empty when none
+    /// The host's `received` mark after this message when it moved (eboardd --mqtt-confirm: the
+    /// payload named its outbox row) or when the message was a resend of a covered row, for
+    /// the hub to publish (docs/hall.md, "End-to-end confirmation").
+    std::optional<daemon::ReceivedMark> received;
 };
 
 /// One game as the hub knows it. `seq` orders games as the hub first saw them.
@@ -92,6 +99,9 @@ class HallStore {
     [[nodiscard]] std::int64_t duplicates() const;
     /// The number of ALERTs stored for `<host>/<board>`.
     [[nodiscard]] int alert_count(const std::string& host, const std::string& board) const;
+    /// Every host's `received` mark: the outbox row up to which every row of the host is
+    /// committed here (published again after each connection to the broker).
+    [[nodiscard]] std::vector<daemon::ReceivedMark> received_marks() const;
     /// A host's last status ("online", "offline"; "" when none was received).
     [[nodiscard]] std::string host_status(const std::string& host) const;
 
@@ -109,6 +119,8 @@ class HallStore {
   private:
     explicit HallStore(sqlite3* db) : db_(db) {}
     Expected<bool> exec(const char* sql) const;
+    [[nodiscard]] std::optional<daemon::ReceivedMark> received_mark(const std::string& host) const;
+    Expected<bool> set_received(const daemon::ReceivedMark& mark);
     Expected<Ingested> apply(std::string_view topic, std::string_view payload, std::int64_t now_ms);
 
     mutable std::mutex mutex_;

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -20,16 +21,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/hall_topics.hpp"
 #include "mqtt/client.hpp"
 #include "tests/support/mosquitto.hpp"
 
 namespace eboard::test {
 
 /// Subscribes to `eboard/v1/#` at QoS 1; `id` not empty: a persistent session with that
-/// client id (the broker keeps what comes while it is away, as eboard-hub's does).
+/// client id (the broker keeps what comes while it is away, as eboard-hub's does). `confirm`:
+/// confirms as eboard-hub does (docs/hall.md, "End-to-end confirmation"): once a message that
+/// names its outbox row is kept here, the host's `received` mark (retained) covers it.
 class HallSubscriber {
   public:
-    HallSubscriber(const MosquittoBroker& broker, const std::string& id = "") {
+    explicit HallSubscriber(const MosquittoBroker& broker, const std::string& id = "", bool confirm = false) {
         mqtt::ClientOptions o;
         o.url = *mqtt::parse_url(broker.url());
         o.client_id = id;
@@ -37,7 +41,10 @@ class HallSubscriber {
         o.reconnect_max = std::chrono::milliseconds(500);
         mqtt::Callbacks c;
         c.connected = [this](bool) { note([this] { ++connects_; }); };
-        c.message = [this](const mqtt::Message& m) { note([this, &m] { messages_.push_back(m); }); };
+        c.message = [this, confirm](const mqtt::Message& m) {
+            note([this, &m] { messages_.push_back(m); });
+            if (confirm) this->confirm(m);
+        };
         client_ = std::make_unique<mqtt::Client>(std::move(o), std::move(c));
         client_->subscribe("eboard/v1/#", 1);
         client_->start();
@@ -70,6 +77,17 @@ class HallSubscriber {
     }
 
   private:
+    // Publishes the host's mark after `m` (kept above), as eboard-hub does: moved only to the
+    // row right after it (daemon::next_mark()); a row at or below it sends it again.
+    void confirm(const mqtt::Message& m) {
+        if (m.topic.size() >= 9 && m.topic.compare(m.topic.size() - 9, 9, "/received") == 0) return;
+        const auto row = daemon::read_outbox_seq(m.payload);
+        if (!row) return;
+        auto& mark = marks_[row->host];
+        if (auto next = daemon::next_mark(mark, *row)) mark = next;
+        else if (mark->outbox != row->outbox || row->seq > mark->seq) return; // after a gap: not covered
+        (void)client_->publish(daemon::received_topic(mark->host), daemon::received_payload(*mark), 1, true);
+    }
     template <typename F>
     void note(F f) {
         {
@@ -89,6 +107,7 @@ class HallSubscriber {
     int connects_ = 0;
     std::vector<mqtt::Message> messages_;
     std::unique_ptr<mqtt::Client> client_;
+    std::map<std::string, std::optional<daemon::ReceivedMark>> marks_; // host -> mark, on the client's thread
 };
 
 /// The MOVE messages de-duplicated by (host, board, game, ply, status), as a subscriber keeps

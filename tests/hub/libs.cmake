@@ -1,3 +1,8 @@
-target_link_libraries(test_${name} PRIVATE eboard_hub)
-add_dependencies(test_${name} eboard-hub)
-add_dependencies(test_${name} eboard-standings) # hub_process_test.cpp reads /live/tournament.trf with it
+target_link_libraries(test_${name} PRIVATE eboard_hub eboard_daemon eboard_mqtt)
+# hub_process_test.cpp runs eboard-hub and eboardd, and reads /live/tournament.trf with eboard-standings.
+add_dependencies(test_${name} eboard-hub eboardd eboard-standings)
+# A clock that jumps (LD_PRELOAD into eboardd), for the test of a host whose time is set.
+add_library(eboard_clock_shift SHARED ${CMAKE_SOURCE_DIR}/tests/support/clock_shift.c)
+target_link_libraries(eboard_clock_shift PRIVATE ${CMAKE_DL_LIBS})
+add_dependencies(test_${name} eboard_clock_shift)
+target_compile_definitions(test_${name} PRIVATE EBOARD_CLOCK_SHIFT_LIB="$<TARGET_FILE:eboard_clock_shift>")

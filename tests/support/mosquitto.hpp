@@ -51,6 +51,10 @@ inline std::string mosquitto_binary() {
     return "";
 }
 
+/// extra_config for a broker that saves its persistence only at a clean stop: a kill -9 loses
+/// everything it acknowledged and every session (the worst case of a broker crash).
+inline const char* const kBrokerThatForgets = "autosave_on_changes false\nautosave_interval 0\n";
+
 /// A mosquitto broker on 127.0.0.1:port() with persistence in its own directory. Anonymous
 /// clients are allowed (loopback only). `extra_config` lines are appended to the generated
 /// mosquitto.conf (e.g. "max_queued_messages 100000").

@@ -11,10 +11,12 @@
 #include "hub/http_server.hpp"
 #include "hub/pairings.hpp"
 #include "hub/push.hpp"
+#include "hub/received.hpp"
 #include "hub/store.hpp"
 #include "mqtt/client.hpp"
 
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/program_options.hpp>
 
 #include <sys/stat.h>
@@ -53,6 +55,24 @@ std::string default_state_dir() {
     const char* s = std::getenv("STATE_DIRECTORY"); // systemd's StateDirectory=
     return s && *s ? std::string(s) : std::string("/var/lib/eboard-hub");
 }
+
+// Publishes the `received` marks every 100 ms on the loop (hub/received.hpp) while it runs.
+class MarkFlusher {
+  public:
+    MarkFlusher(boost::asio::io_context& io, hub::ReceivedMarks& marks) : timer_(io), marks_(marks) { arm(); }
+
+  private:
+    void arm() {
+        timer_.expires_after(std::chrono::milliseconds(100));
+        timer_.async_wait([this](const boost::system::error_code& ec) {
+            if (ec) return;
+            marks_.flush();
+            arm();
+        });
+    }
+    boost::asio::steady_timer timer_;
+    hub::ReceivedMarks& marks_;
+};
 
 int run(const po::variables_map& vm) {
     auto url = mqtt::parse_url(vm["mqtt"].as<std::string>());
@@ -140,9 +160,14 @@ int run(const po::variables_map& vm) {
         pusher->start();
     }
 
+    mqtt::Client* mqtt_client = nullptr; // set below, before the client starts
+    hub::ReceivedMarks marks([&mqtt_client](const std::string& topic, const std::string& payload) {
+        return mqtt_client->publish(topic, payload, 1, true).has_value();
+    });
     mqtt::Callbacks cb;
     cb.connected = [&](bool session) {
         log_notice("mqtt: connected to " + mqtt::redacted(*url) + (session ? " (session kept)" : " (new session)"));
+        marks.all((*store)->received_marks()); // the broker may have lost the retained ones
     };
     cb.disconnected = [](const std::string& why) { log_warning("mqtt: " + why); };
     cb.message = [&](const mqtt::Message& m) {
@@ -159,13 +184,16 @@ int run(const po::variables_map& vm) {
             return;
         }
         console.ingested(m, *r);
+        if (r->received) marks.note(*r->received);
         if (pusher && r->changed && !r->game.empty())
             if (auto round = hall.round_of(r->host, r->game)) pusher->changed(*round);
     };
     mqtt::Client client(mo, cb);
     console.attach(client);
+    mqtt_client = &client;
     client.subscribe("eboard/v1/#", 1);
     client.start();
+    MarkFlusher flusher(io, marks);
 
     boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
     std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
