@@ -47,7 +47,7 @@ TEST_CASE("hub console: an unknown board is refused, a request no host answers i
     }
     // The board pi1/t1 exists: its game started.
     const auto start = hubtest::game_start("pi1", "t1", "g1");
-    console.ingested({start.topic, start.payload, 1, false}, eboard::hub::Ingested{true, false, "pi1", "t1", "g1"});
+    console.ingested({start.topic, start.payload, 1, false}, eboard::hub::Ingested{true, false, "pi1", "t1", "g1", std::nullopt});
     r.start();
 
     const std::vector<std::pair<std::string, std::string>> json_type{{"Content-Type", "application/json"}};
