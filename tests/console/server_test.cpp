@@ -25,6 +25,11 @@ struct Console {
                                         return json{{"class", "OK"}, {"request", request["class"]}};
                                     }, {}}};
     Console() { r.start(); }
+    // The loop stops before `console` is destroyed: a page's feed closing on the loop calls it
+    // (ASan saw a use after free in CI's run).
+    ~Console() { r.stop(); }
+    Console(const Console&) = delete;
+    Console& operator=(const Console&) = delete;
     std::uint16_t port() const { return r.server.port(); }
     eboard::test::HttpReply post(const std::string& path, const json& body, std::vector<std::pair<std::string, std::string>> headers = {}) {
         headers.emplace_back("Content-Type", "application/json");

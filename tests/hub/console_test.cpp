@@ -26,6 +26,7 @@ TEST_CASE("hub console: an unknown board is refused, a request no host answers i
     eboard::hub::Hall hall(**store, "", "");
     eboard::test::RunningServer r;
     eboard::hub::HubConsole console(r.io, r.server, std::string("pw"), hall, **store, std::chrono::milliseconds(300));
+    const eboard::test::StopLoop stop_first{r}; // the loop stops before the console is destroyed
 
     std::mutex mutex;
     std::condition_variable cv;

@@ -36,7 +36,13 @@ struct RunningServer {
         boost::asio::post(io, [&task] { task(); });
         return result.get();
     }
-    ~RunningServer() {
+    /// Closes the server on the loop and ends the loop's thread. Objects whose handlers run on
+    /// the loop (a console::Server, a hub console) must not be destroyed before this: a session
+    /// closing on the loop calls them. Call it first in their owner's destructor, or declare a
+    /// StopLoop after them. Idempotent.
+    /// The loop is stopped, not drained, as eboardd and eboard-hub stop theirs: a WebSocket a
+    /// handler still holds keeps Beast's keep-alive ping timer (150 s) pending.
+    void stop() {
         if (thread.joinable()) {
             on_loop([this] {
                 server.close();
@@ -44,10 +50,19 @@ struct RunningServer {
             });
         }
         work.reset();
+        io.stop();
         if (thread.joinable()) thread.join();
     }
+    ~RunningServer() { stop(); }
     RunningServer(const RunningServer&) = delete;
     RunningServer& operator=(const RunningServer&) = delete;
+};
+
+/// Stops `r` when it goes out of scope (declared after the objects the loop's handlers call,
+/// it is destroyed before them).
+struct StopLoop {
+    RunningServer& r;
+    ~StopLoop() { r.stop(); }
 };
 
 } // namespace eboard::test
