@@ -3,8 +3,8 @@
  * by the whole seconds written in the file named by $EBOARD_CLOCK_SHIFT_FILE (e.g. "-86400"), read
  * again at most every 20 ms of CLOCK_MONOTONIC, so that a test moves the clock back or forward
  * while the process runs. Without the variable, or with an unreadable file, the clock is not
- * shifted. CLOCK_MONOTONIC is never shifted (as on a real host whose time is set). */
-#define _GNU_SOURCE
+ * shifted. CLOCK_MONOTONIC is never shifted (as on a real host whose time is set). Built with
+ * _GNU_SOURCE (RTLD_NEXT) defined by CMake (tests/hub/libs.cmake). */
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,10 +28,13 @@ static long long read_shift(void) {
     if (!path) return 0;
     FILE* f = fopen(path, "re");
     if (!f) return 0;
-    long long s = 0;
-    if (fscanf(f, "%lld", &s) != 1) s = 0;
+    char text[32] = {0};
+    const int got = fgets(text, sizeof text, f) != NULL;
     fclose(f);
-    return s;
+    if (!got) return 0;
+    char* end = NULL;
+    const long long s = strtoll(text, &end, 10);
+    return end == text ? 0 : s;
 }
 
 static long long shift_seconds(clock_gettime_fn real) {
