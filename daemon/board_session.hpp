@@ -30,7 +30,8 @@ struct BoardLive {
     std::int64_t clock_at_ms = 0;        ///< wall-clock time of that report (ms since the epoch)
     std::string serial;                  ///< the board's serial number as its driver read it; "" = none
     std::optional<int> battery_percent;  ///< the board's battery (DGT BATTERY_STATUS); none = unknown
-    bool flipped = false;                ///< the board stands reversed (Reconstructor::rotated)
+    bool flipped = false;                ///< the reconstruction turns the readings round (Reconstructor::rotated)
+    bool driver_rotated = false;         ///< the driver turns its readings round (drivers::BoardOrientation)
     bool ever_connected = false;         ///< it was connected since eboardd started
 };
 

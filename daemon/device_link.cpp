@@ -172,6 +172,8 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         board_read_ = false;
         unchecked_lever_.reset();
         sides_.link_changed();
+        // The driver's session starts in the normal orientation; it says so if it turns round.
+        if (session_.live().driver_rotated) session_.update_live([](BoardLive& l) { l.driver_rotated = false; });
         if (!link->connected) {
             clock_connected_ = false;
             clock_model_ = drivers::ClockModel::None;
@@ -224,6 +226,9 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
             session_.update_live([&](BoardLive& l) { l.serial = device->serial; });
             if (on_learned_) on_learned_(BoardSettings{{"serial", device->serial}});
         }
+    } else if (const auto* o = std::get_if<drivers::BoardOrientation>(&event)) {
+        if (o->rotated != session_.live().driver_rotated)
+            session_.update_live([&](BoardLive& l) { l.driver_rotated = o->rotated; });
     } else if (const auto* battery = std::get_if<drivers::BatteryInfo>(&event)) {
         session_.update_live([&](BoardLive& l) { l.battery_percent = battery->percent; });
     } else if (const auto* done = std::get_if<drivers::ClockCommandDone>(&event)) {

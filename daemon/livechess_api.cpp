@@ -51,6 +51,11 @@ std::string board_placement(const BoardLive& live, bool flipped, const std::stri
     return write_placement(reading);
 }
 
+/// The board stands reversed (White's pieces at the far side): the driver turns its readings
+/// round (DGT, Chessnut: from the start position or `orientation=rotated`), or the
+/// reconstruction does (boards that read occupancy only), not both.
+bool stands_reversed(const BoardLive& live) { return live.driver_rotated != live.flipped; }
+
 std::optional<ojson> clock_json(const BoardLive& live) {
     if (!live.clock) return std::nullopt;
     ojson c = ojson::object();
@@ -215,7 +220,7 @@ ojson LiveChessApi::eboard_json(const BoardSession& b) {
     else e["battery"] = nullptr;
     e["comment"] = b.name();
     e["board"] = board_placement(live, live.flipped, expected);
-    e["flipped"] = live.flipped;
+    e["flipped"] = stands_reversed(live);
     e["clock"] = with_time(clock_json(live), live.clock_at_ms);
     return e;
 }
@@ -331,10 +336,10 @@ void LiveChessApi::update(web::WebSocket& ws, Feed& feed) {
     const BoardSession& b = *board;
     LiveChessFeedState now;
     now.serialnr = serialnr(b);
-    now.flipped = feed.flip.value_or(b.live().flipped);
+    now.flipped = feed.flip.value_or(stands_reversed(b.live()));
     std::string reached;
     feed.follower.follow(b.game() ? &*b.game() : nullptr, now.start, now.san, reached);
-    now.board = board_placement(b.live(), now.flipped, reached);
+    now.board = board_placement(b.live(), feed.flip.value_or(b.live().flipped), reached);
     now.clock = clock_json(b.live());
     const auto target = read_placement(fen_fields(reached, 1));
     now.match = target && now.board == write_placement(*target);

@@ -32,6 +32,7 @@ void ChessnutDriver::start(DriverHost& host, TimeMs now) {
     queue_.clear();
     physical_.reset();
     dump_requested_ = false;
+    reported_rotated_ = false; // a connection starts in the normal orientation (BoardOrientation)
     // Nothing is reported before realtime mode (section 3); then who the board is.
     queue(realtime_mode);
     realtime_sent_ = now;
@@ -140,6 +141,10 @@ void ChessnutDriver::on_position(std::span<const std::uint8_t> report, TimeMs no
         }
     }
     if (first) emit_info(now);
+    if (rotated_ != reported_rotated_) { // before the board it turns round
+        reported_rotated_ = rotated_;
+        host_->emit(BoardOrientation{now, rotated_});
+    }
     // Repeated identical reports say nothing new (picochess ignores them).
     if (!changed && !flipped && !dump_requested_) return;
     dump_requested_ = false;

@@ -91,6 +91,7 @@ class ChessnutDriver final : public Driver, public LedControl {
     TimeMs realtime_sent_ = 0, last_battery_request_ = 0, last_resync_request_ = 0;
     std::optional<BoardReading> physical_;  // last valid report, physical squares
     bool rotated_ = false;
+    bool reported_rotated_ = false; ///< the orientation the host was told (BoardOrientation)
     bool dump_requested_ = false;
     Bitboard leds_ = 0;
     bool leds_set_ = false;

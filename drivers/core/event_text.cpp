@@ -58,6 +58,9 @@ struct Describe {
     std::string operator()(const BatteryInfo& e) const {
         return cat("battery ", e.percent, '%', e.charging ? " charging" : "", e.discharging ? " discharging" : "");
     }
+    std::string operator()(const BoardOrientation& e) const {
+        return e.rotated ? "orientation rotated" : "orientation normal";
+    }
     std::string operator()(const ClockReport& e) const {
         if (!e.connected) return "clock none";
         return cat("clock left=", e.left_ms, " right=", e.right_ms, e.running ? " running" : " stopped",

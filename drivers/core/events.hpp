@@ -35,6 +35,15 @@ struct BatteryInfo {
     bool discharging = false;
 };
 
+/// The driver found the board standing reversed (White's pieces set up at the far side, or
+/// the configured `orientation=rotated`) and turns its reports round, or found it back in its
+/// normal orientation. Sent when that changes; a driver starts each connection in the normal
+/// orientation, so a board that never stands reversed never sends it (dgt.md 7, chessnut.md 4).
+struct BoardOrientation {
+    TimeMs t_ms = 0;
+    bool rotated = false;  ///< true: the board stands reversed, its squares are turned round
+};
+
 /// A side of the clock as seen from its front; never swapped by board rotation (dgt.md 7).
 enum class ClockSide : std::uint8_t { None, Left, Right };
 
@@ -92,7 +101,7 @@ struct LinkStatus {
 };
 
 /// Everything a driver can report.
-using DriverEvent = std::variant<SquareChange, BoardSnapshot, DeviceInfo, BatteryInfo, ClockReport,
-                                 ClockLever, ClockButton, ClockInfo, ClockCommandDone, LinkStatus>;
+using DriverEvent = std::variant<SquareChange, BoardSnapshot, DeviceInfo, BatteryInfo, BoardOrientation,
+                                 ClockReport, ClockLever, ClockButton, ClockInfo, ClockCommandDone, LinkStatus>;
 
 } // namespace eboard::drivers

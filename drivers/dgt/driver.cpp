@@ -104,6 +104,7 @@ void DgtDriver::start(DriverHost& host, TimeMs now) {
     started_at_ = last_rx_ = now;
     state_ = State::Opening;
     linked_ = true;
+    reported_rotated_ = false; // a connection starts in the normal orientation (BoardOrientation)
 }
 
 void DgtDriver::on_tick(TimeMs now) {
@@ -164,6 +165,7 @@ void DgtDriver::lost(TimeMs now, const std::string& why) {
     trace_.note(why + "; restarting the start-up sequence");
     if (linked_) host_->emit(LinkStatus{now, false, why});
     linked_ = false;
+    reported_rotated_ = false;
     clock_queue_.fail_all(now, why);
     clock_probe_pending_ = false;
     state_ = State::WaitVersion;
@@ -259,6 +261,10 @@ void DgtDriver::on_board_dump(std::span<const std::uint8_t, 64> codes, TimeMs no
                              : "board is in normal orientation");
             rotated_ = *rot;
         }
+    }
+    if (rotated_ != reported_rotated_) { // before the board it turns round
+        reported_rotated_ = rotated_;
+        host_->emit(BoardOrientation{now, rotated_});
     }
     have_dump_ = true;
     host_->emit(BoardSnapshot{now, board()});

@@ -112,6 +112,7 @@ class DgtDriver final : public Driver, public ClockControl {
     DeviceInfo info_;
     std::array<std::uint8_t, 64> codes_{};  // shadow board in field numbering (python-asyncdgt)
     bool rotated_ = false;
+    bool reported_rotated_ = false; ///< the orientation the host was told (BoardOrientation)
     bool have_dump_ = false;
     ClockModel clock_model_ = ClockModel::None;
     bool clock_probe_pending_ = false;

@@ -220,3 +220,33 @@ TEST_CASE("dgt 4/8 resync: after garbage or a cut message the driver asks for a 
     CHECK(r.host.take_sent() == Bytes{cmd::send_brd});
     CHECK(f.stats().truncated == 1);
 }
+
+TEST_CASE("dgt 7 orientation: a board set up reversed is turned round, and the host told once before the board") {
+    Ready r;
+    auto dump = [](bool rotated) {
+        Bytes m{msg::board_dump, 0x00, 0x43};
+        for (std::uint8_t c : codes_from_board(BoardReading::start_position(), rotated)) m.push_back(c);
+        return m;
+    };
+    auto orientations = [&] {
+        std::vector<std::pair<std::size_t, bool>> out; // (index among the events, rotated)
+        for (std::size_t i = 0; i < r.host.events.size(); ++i)
+            if (const auto* o = std::get_if<BoardOrientation>(&r.host.events[i])) out.emplace_back(i, o->rotated);
+        return out;
+    };
+    feed(r.driver, dump(false), 500); // the normal orientation: nothing to tell
+    CHECK(orientations().empty());
+    feed(r.driver, dump(true), 600);  // White's pieces at the connector's right
+    REQUIRE(orientations().size() == 1);
+    const auto [at, rotated] = orientations()[0];
+    CHECK(rotated);
+    REQUIRE(at + 1 < r.host.events.size()); // the board, read the right way round, comes after it
+    const auto* snapshot = std::get_if<BoardSnapshot>(&r.host.events[at + 1]);
+    REQUIRE(snapshot != nullptr);
+    CHECK(snapshot->board == BoardReading::start_position());
+    feed(r.driver, dump(true), 700);
+    CHECK(orientations().size() == 1); // told once
+    feed(r.driver, dump(false), 800);
+    REQUIRE(orientations().size() == 2);
+    CHECK_FALSE(orientations()[1].second);
+}

@@ -346,3 +346,50 @@ TEST_CASE("serialnr is the DGT board's serial number, kept across a restart whil
     again.process.signal(SIGTERM);
     CHECK(again.process.wait_exit() == 0);
 }
+
+TEST_CASE("flipped when a DGT board stands reversed, NOTRESPONDING once it goes away") {
+    TempDir dir("eboardd-livechess-reversed");
+    // A DGT board set up with White's pieces at the connector's right (dgt.md 7): its driver
+    // turns the readings round.
+    drivers::emu::DgtEmulatorOptions o;
+    o.rotated = true;
+    drivers::emu::DgtEmulator board(o);
+    const fs::path link = dir.path / "table";
+    fs::create_symlink(board.pty_slave_path(), link);
+    ReadyDaemon eboardd(dir.path,
+                        config_args(dir.path, "livechess-api = 127.0.0.1:0\n[board.table]\nuri = dgt:" + link.string() + "\n"));
+    EventLog log(eboardd.process);
+    REQUIRE_FALSE(log.wait_for("GAME", "table").is_null());
+    const auto port = api_port(dir.path / "stderr");
+    LichessLikeClient client(port);
+    ojson f = client.next_feed();
+    while (f["param"]["flipped"] != true) f = client.next_feed();
+    // Shown from White's side all the same: the start position, the game's own.
+    CHECK(f["param"]["board"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    CHECK(f["param"]["match"] == true);
+    auto listed = [&] {
+        const auto list = ojson::parse(http_get("127.0.0.1", port, "/api/v1.0/eboards").body);
+        REQUIRE(list.size() == 1);
+        return list[0];
+    };
+    const ojson active = listed();
+    CHECK(active["state"] == "ACTIVE");
+    CHECK(active["flipped"] == true);
+    CHECK(active["board"] == f["param"]["board"]);
+
+    // White's first move, made on the reversed board: the feed's list has it.
+    board.move(Square::parse("e2"), Square::parse("e4"));
+    f = client.next_feed();
+    while (f["param"]["san"].empty()) f = client.next_feed();
+    CHECK(f["param"]["san"] == ojson::array({"e4"}));
+    CHECK(f["param"]["flipped"] == true);
+    CHECK(f["param"]["board"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR");
+
+    // Unplugged: it was connected, it does not answer now.
+    fs::remove(link);
+    board.disconnect();
+    REQUIRE_FALSE(log.wait_for("BOARD", "table", [](const ojson& e) { return e["state"] == "disconnected"; }).is_null());
+    CHECK(listed()["state"] == "NOTRESPONDING");
+    eboardd.process.signal(SIGTERM);
+    CHECK(eboardd.process.wait_exit() == 0);
+}
