@@ -1,4 +1,5 @@
 #include "daemon/config.hpp"
+
 #include "web/server.hpp"
 
 #include <boost/program_options.hpp>
@@ -9,12 +10,12 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "daemon/driver_options.hpp"
 #include "daemon/option_error.hpp"
+#include "daemon/small_file.hpp"
 
 namespace eboard::daemon {
 namespace po = boost::program_options;
@@ -276,11 +277,11 @@ Expected<std::string> read_file(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         return Error{"--config: '" + path + "' is not a regular file" + (S_ISDIR(st.st_mode) ? " (a directory)" : "")};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"--config: cannot read '" + path + "'"};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    // A configuration is a few KiB; a larger file is a mistake, never read without bound.
+    constexpr std::size_t kMaxConfigBytes = 1 << 20;
+    auto text = read_small_file(path, kMaxConfigBytes);
+    if (!text) return Error{"--config: " + text.error().message};
+    return text;
 }
 
 // `--simulate PGN` as two words: program_options does not let an implicit value take the

@@ -62,6 +62,8 @@ TEST_CASE("start-up: a configuration that cannot work is refused at start, namin
         bin.write(elf, sizeof elf - 1);
     }
     std::ofstream(dir.path / "a-file") << "not a directory\n";
+    std::ofstream(dir.path / "huge.conf") << "# a configuration file grown past 1 MiB\n";
+    fs::resize_file(dir.path / "huge.conf", (1 << 20) + 1);
     const std::string long_socket = (dir.path / std::string(120, 's')).string();
     // --simulate's game: a FIFO with no writer is refused at once, not waited on.
     const std::string fifo = (dir.path / "game.pgn").string();
@@ -74,6 +76,7 @@ TEST_CASE("start-up: a configuration that cannot work is refused at start, namin
         {{"--time-control", "0"}, "--time-control: '0' gives a period no time"},
         {{"--time-control", "0+0"}, "--time-control: '0+0' gives a period no time"},
         {{"--config", (dir.path / "binary.conf").string()}, "binary.conf:1: not a text file (byte 0x7f)"},
+        {{"--config", (dir.path / "huge.conf").string()}, "--config: cannot read '" + (dir.path / "huge.conf").string() + "': larger than 1048576 bytes"},
         {{"--socket", long_socket}, "--socket: '" + long_socket + "' is " + std::to_string(long_socket.size()) + " bytes long"},
     };
     int n = 0;
