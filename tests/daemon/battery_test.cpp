@@ -46,7 +46,7 @@ TEST_CASE("BOARD battery: on the first report and on each change of the percent 
     const ojson first = log.wait_for("BOARD", "bt", battery_is(84, false));
     REQUIRE_FALSE(first.is_null());
     CHECK(first["state"] == "connected");
-    CHECK(first["driver"] == "dgt");
+    CHECK(first["driver"] == "dgt.bluetooth"); // the URI's driver part, model included
     // The board is asked again and again (4c every 50 ms) and says the same: no more events.
     const std::size_t after_first = log.of("BOARD", "bt").size();
     REQUIRE(bt.wait_until([](const drivers::emu::DgtBoardEmu& m) {

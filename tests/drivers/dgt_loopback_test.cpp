@@ -131,7 +131,7 @@ TEST_CASE("dgt 4.1 model quirks: Bluetooth and Revelation II ask the long serial
     }
 }
 
-TEST_CASE("dgt 4.1 a Bluetooth board's battery is asked every battery-poll-ms; charging from the status bits, at most 100 %") {
+TEST_CASE("dgt 4.1 a Bluetooth board's battery is asked every battery-poll-ms, charging from the status bits, at most 100 %") {
     emu::DgtEmulatorOptions eo;
     eo.battery_percent = 73;
     emu::DgtBoardEmu board(eo);
