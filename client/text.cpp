@@ -41,7 +41,12 @@ std::string describe(const ojson& e) {
         return where + "  RESULT " + text_of(e, "result") + " " + text_of(e, "termination") +
                (e.value("confirmed", false) ? " (confirmed)" : " (not confirmed)");
     if (cls == "GAME") return where + "  game " + text_of(e, "event") + "  " + text_of(e, "fen");
-    if (cls == "BOARD") return where + "  board " + text_of(e, "state") + " (" + text_of(e, "driver") + ")";
+    if (cls == "BOARD") {
+        std::string s = where + "  board " + text_of(e, "state") + " (" + text_of(e, "driver") + ")";
+        if (const auto b = e.find("battery"); b != e.end() && b->is_object())
+            s += "  battery " + text_of(*b, "percent") + "%" + (b->value("charging", false) ? " charging" : "");
+        return s;
+    }
     if (cls == "TOUCH") return where + "  " + text_of(e, "action") + " " + text_of(e, "square") + " " + text_of(e, "piece");
     return e.dump();
 }

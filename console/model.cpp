@@ -57,7 +57,11 @@ std::optional<std::string> Model::apply(const nlohmann::json& e, std::int64_t mo
     Board& b = board_for(id);
     if (cls == "BOARD") {
         b.connected = string_field(e, "state") == "connected";
-        if (const auto battery = string_field(e, "battery"); !battery.empty()) b.battery = battery;
+        // Each BOARD event says the battery as it is now: absent, it is not known.
+        b.battery.reset();
+        if (const auto it = e.find("battery"); it != e.end() && it->is_object())
+            if (const auto percent = int_field(*it, "percent"))
+                b.battery = Battery{static_cast<int>(*percent), it->value("charging", false)};
         return id;
     }
     const std::string game = string_field(e, "game");
@@ -160,7 +164,10 @@ nlohmann::json Model::board_json(const std::string& id, std::int64_t mono_ms) co
     if (b->round) j["round"] = *b->round;
     if (!b->white.empty()) j["white"] = b->white;
     if (!b->black.empty()) j["black"] = b->black;
-    if (!b->battery.empty()) j["battery"] = b->battery;
+    if (b->battery)
+        j["battery"] = {{"percent", b->battery->percent},
+                        {"charging", b->battery->charging},
+                        {"low", b->battery->percent <= kLowBatteryPercent}};
     if (!b->game.empty()) j["game"] = b->game;
     if (!b->result.empty()) j["result"] = b->result;
     auto moves = nlohmann::json::array();

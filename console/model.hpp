@@ -43,6 +43,15 @@ struct MoveRow {
     std::optional<std::pair<std::int64_t, std::int64_t>> clock; // white_ms, black_ms
 };
 
+/// A battery at or below this percent is low: the page marks it (docs/console.md).
+inline constexpr int kLowBatteryPercent = 15;
+
+/// A board's battery as its last BOARD event said (docs/client-api.md, BOARD `battery`).
+struct Battery {
+    int percent = 0;
+    bool charging = false;
+};
+
 /// A board as the page shows it.
 struct Board {
     std::string id; // "<host>/<board>" on the hub, "<board>" on eboardd
@@ -52,7 +61,7 @@ struct Board {
     std::string white;
     std::string black;
     bool connected = false;
-    std::string battery; // "" unknown
+    std::optional<Battery> battery; // none: unknown, or the board reports none
     std::string game;
     std::string fen;
     std::string result;

@@ -58,8 +58,11 @@ std::string BoardSession::driver() const { return board_.uri.substr(0, board_.ur
 void BoardSession::set_connected(bool connected, std::int64_t now_ms) {
     if (connected == connected_) return;
     connected_ = connected;
-    if (connected) live_.ever_connected = true;
-    publish(BoardEvent{board_.name, connected, driver()}, now_ms);
+    update_live([&](BoardLive& l) {
+        if (connected) l.ever_connected = true;
+        else l.battery.reset();
+    });
+    publish(BoardEvent{board_.name, connected, driver(), live_.battery}, now_ms);
     if (!connected && game_) {
         // Moves made while the board is away are not seen. When it is back, the position on
         // it is checked against the game: pieces found on other squares are the
@@ -74,6 +77,12 @@ void BoardSession::set_connected(bool connected, std::int64_t now_ms) {
                  "; the game resumes when it is back and its position is checked against the game";
         publish(a, now_ms);
     }
+}
+
+void BoardSession::set_battery(Battery battery, std::int64_t now_ms) {
+    if (live_.battery == battery) return;
+    update_live([&](BoardLive& l) { l.battery = battery; });
+    if (connected_) publish(BoardEvent{board_.name, true, driver(), battery}, now_ms);
 }
 
 PgnTags BoardSession::tags() const {
@@ -319,6 +328,7 @@ ojson BoardSession::status_json() const {
         j["fen"] = game_->position().fen();
     }
     if (clock_) j["clock"] = ojson{{"white_ms", clock_->white_ms}, {"black_ms", clock_->black_ms}};
+    if (live_.battery) j["battery"] = battery_json(*live_.battery);
     return j;
 }
 

@@ -29,7 +29,7 @@ struct BoardLive {
     std::optional<ClockTimes> clock;     ///< the clock's last report by player; none without a clock
     std::int64_t clock_at_ms = 0;        ///< wall-clock time of that report (ms since the epoch)
     std::string serial;                  ///< the board's serial number as its driver read it; "" = none
-    std::optional<int> battery_percent;  ///< the board's battery (DGT BATTERY_STATUS); none = unknown
+    std::optional<Battery> battery;      ///< the board's battery as last reported; none = unknown (BOARD `battery`)
     bool flipped = false;                ///< the reconstruction turns the readings round (Reconstructor::rotated)
     bool driver_rotated = false;         ///< the driver turns its readings round (drivers::BoardOrientation)
     bool ever_connected = false;         ///< it was connected since eboardd started
@@ -59,7 +59,13 @@ class BoardSession {
     [[nodiscard]] std::string driver() const;
     [[nodiscard]] bool connected() const { return connected_; }
     /// Records a BOARD event (and, on disconnect during a game, an ALERT board_disconnected).
+    /// A connected board's BOARD carries its battery when known; a disconnected board's
+    /// battery is unknown until it reports again.
     void set_connected(bool connected, std::int64_t now_ms);
+    /// The battery the board reported (a driver's BatteryInfo): kept in live(), and a BOARD
+    /// event with it when it differs from the last one in its whole percent or in charging
+    /// (docs/client-api.md, BOARD `battery`); the same report again is no event.
+    void set_battery(Battery battery, std::int64_t now_ms);
 
     /// The game in progress, if any.
     [[nodiscard]] const std::optional<GameTracker>& game() const { return game_; }
@@ -158,8 +164,8 @@ class BoardSession {
     /// Called after update_live() (on the loop's thread). Unset: nobody listens.
     std::function<void(const BoardSession&)> on_live_change;
 
-    /// {"board","uri","driver","state","game","ply","fen","clock"} (game fields while a game
-    /// is in progress, clock when known).
+    /// {"board","uri","driver","state","game","ply","fen","clock","battery"} (game fields while a
+    /// game is in progress, clock and battery when known).
     [[nodiscard]] ojson status_json() const;
 
     [[nodiscard]] Recorder& recorder() { return recorder_; }

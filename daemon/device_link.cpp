@@ -230,7 +230,7 @@ void DeviceLink::on_driver_event(const drivers::DriverEvent& event) {
         if (o->rotated != session_.live().driver_rotated)
             session_.update_live([&](BoardLive& l) { l.driver_rotated = o->rotated; });
     } else if (const auto* battery = std::get_if<drivers::BatteryInfo>(&event)) {
-        session_.update_live([&](BoardLive& l) { l.battery_percent = battery->percent; });
+        session_.set_battery(Battery{std::clamp(battery->percent, 0, 100), battery->charging}, now);
     } else if (const auto* done = std::get_if<drivers::ClockCommandDone>(&event)) {
         if (!done->ok) log_warning("board " + session_.name() + ": clock command failed: " + done->error);
     }

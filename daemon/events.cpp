@@ -108,6 +108,10 @@ Expected<Event> alert_from_json(const json& j) {
 
 } // namespace
 
+json battery_json(const Battery& battery) {
+    return json{{"percent", battery.percent}, {"charging", battery.charging}};
+}
+
 json to_json(const Event& event) {
     return std::visit(
         overloaded{
@@ -116,9 +120,10 @@ json to_json(const Event& event) {
                             {"proto_major", kProtoMajor}, {"proto_minor", kProtoMinor}};
             },
             [](const BoardEvent& e) {
-                return json{{"class", "BOARD"}, {"board", e.board},
-                            {"state", e.connected ? "connected" : "disconnected"},
-                            {"driver", e.driver}};
+                json j{{"class", "BOARD"}, {"board", e.board},
+                       {"state", e.connected ? "connected" : "disconnected"}, {"driver", e.driver}};
+                if (e.battery) j["battery"] = battery_json(*e.battery);
+                return j;
             },
             [](const GameEvent& e) {
                 json j{{"class", "GAME"}, {"board", e.board}};
@@ -198,7 +203,15 @@ Expected<Event> event_from_json(const json& j) {
     if (*cls == "BOARD") {
         auto st = need_choice<bool>(j, "state", "connected", "disconnected");
         if (!st) return st.error();
-        return Event{BoardEvent{opt_string(j, "board"), *st, opt_string(j, "driver")}};
+        BoardEvent b{opt_string(j, "board"), *st, opt_string(j, "driver"), std::nullopt};
+        if (const auto bat = j.find("battery"); bat != j.end()) {
+            const auto percent = bat->is_object() ? bat->find("percent") : bat->end();
+            if (percent == bat->end() || !percent->is_number_integer())
+                return Error{"field 'battery' must be an object with an integer 'percent'"};
+            const auto charging = bat->find("charging");
+            b.battery = Battery{percent->get<int>(), charging != bat->end() && charging->is_boolean() && charging->get<bool>()};
+        }
+        return Event{b};
     }
     if (*cls == "GAME") {
         auto ev = need_string(j, "event");

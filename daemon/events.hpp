@@ -25,18 +25,32 @@ namespace eboard::daemon {
 /// 5 = ALERT `winnability` (`undecided`, for `flag`).
 /// 6 = RESULT and OK (RESULT, PENALTY requests) `winnability` (`undecided`: a resignation or a
 ///     win claim that stands on an undecided full-mode answer).
+/// 7 = BOARD `battery` ({"percent","charging"}: the board's battery as it reports it; issue 21).
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 6;
+inline constexpr int kProtoMinor = 7;
 
 struct VersionEvent {
     std::string release;
 };
 
-/// A board appears (`connected`) or goes (`disconnected`).
+/// A board's battery as the board reports it (docs/client-api.md, BOARD `battery`, proto_minor 7):
+/// DGT BATTERY_STATUS (dgt.md 4.1), the Chessnut battery report (chessnut.md 6).
+struct Battery {
+    int percent = 0;       ///< charge left, 0..100
+    bool charging = false; ///< on its charger
+    bool operator==(const Battery&) const = default;
+};
+
+/// {"percent","charging"}: the BOARD field, also in BOARDS and the hall's board state.
+[[nodiscard]] nlohmann::ordered_json battery_json(const Battery& battery);
+
+/// A board appears (`connected`) or goes (`disconnected`), or a connected board's battery
+/// changed (`battery`: the whole percent or charging; absent where the board reports none).
 struct BoardEvent {
     std::string board;
     bool connected = true;
     std::string driver;
+    std::optional<Battery> battery = std::nullopt;
 };
 
 /// A game starts or ends (docs/client-api.md), or is taken back (our additive `takeback`: the moves

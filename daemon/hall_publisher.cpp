@@ -95,10 +95,11 @@ bool HallPublisher::update_state(const Event& event) {
             using T = std::decay_t<decltype(e)>;
             if constexpr (std::is_same_v<T, BoardEvent>) {
                 s.connected = e.connected;
+                s.battery = e.battery;
                 return true;
             } else if constexpr (std::is_same_v<T, GameEvent>) {
                 if (e.kind == GameEvent::Kind::Start) {
-                    s = BoardState{s.connected, e.game, e.fen, 0, std::nullopt, "", false};
+                    s = BoardState{s.connected, e.game, e.fen, 0, std::nullopt, "", false, s.battery};
                 } else if (e.kind == GameEvent::Kind::End) {
                     s.game = e.game;
                     s.ended = true;
@@ -109,7 +110,7 @@ bool HallPublisher::update_state(const Event& event) {
                 }
                 return true;
             } else if constexpr (std::is_same_v<T, MoveEvent>) {
-                if (e.game != s.game) s = BoardState{s.connected, e.game, "", 0, std::nullopt, "", false};
+                if (e.game != s.game) s = BoardState{s.connected, e.game, "", 0, std::nullopt, "", false, s.battery};
                 s.fen = e.fen;
                 s.ply = e.ply;
                 if (e.clock) s.clock = e.clock;
@@ -135,6 +136,7 @@ std::string HallPublisher::state_payload(const std::string& board, const BoardSt
         if (s.clock) j["clock"] = nlohmann::ordered_json{{"white_ms", s.clock->white_ms}, {"black_ms", s.clock->black_ms}};
         if (!s.result.empty()) j["result"] = s.result;
     }
+    if (s.battery) j["battery"] = battery_json(*s.battery);
     return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

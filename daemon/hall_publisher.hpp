@@ -79,6 +79,7 @@ class HallPublisher {
         std::optional<MoveClock> clock;
         std::string result;
         bool ended = false;
+        std::optional<Battery> battery = std::nullopt; ///< the last BOARD event's
     };
     /// Updates the board's state from `event`; true when the state message changes.
     bool update_state(const Event& event);

@@ -216,7 +216,7 @@ ojson LiveChessApi::eboard_json(const BoardSession& b) {
     e["serialnr"] = serialnr(b);
     e["source"] = b.board_config().uri;
     e["state"] = state_of(b);
-    if (live.battery_percent) e["battery"] = std::to_string(*live.battery_percent) + "%";
+    if (live.battery) e["battery"] = std::to_string(live.battery->percent) + "%";
     else e["battery"] = nullptr;
     e["comment"] = b.name();
     e["board"] = board_placement(live, live.flipped, expected);

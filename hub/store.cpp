@@ -256,7 +256,9 @@ Expected<Ingested> HallStore::apply(std::string_view topic, std::string_view pay
         if (auto ok = q.bind(1, out.host).bind(2, out.board).bind(3, str(j, "state")).bind(4, str(j, "driver")).run(); !ok)
             return ok.error();
         out.changed = changes();
-        out.duplicate = !out.changed;
+        // A battery report (BOARD `battery`) comes with an unchanged state: not kept here, it
+        // goes on to the console all the same.
+        out.duplicate = !out.changed && !j.contains("battery");
         return out;
     }
     if (cls == "touch") return out; // not kept

@@ -12,7 +12,8 @@
 // replaces the line from that ply (a made move replaced before completion; the notes on events
 // in docs/client-api.md); a `made` resend of a move stored as completed is a duplicate. ALERTs
 // are duplicates when the same payload was stored for the board; GAME and RESULT when they change
-// nothing. TOUCH is not kept (a broadcast does not show it). A message whose payload names its
+// nothing; BOARD when its state and driver are those stored and it carries no `battery` (not
+// stored: a battery report always goes on to the console). TOUCH is not kept (a broadcast does not show it). A message whose payload names its
 // outbox row (eboardd --mqtt-confirm) at or below the host's `received` mark is a duplicate as a
 // whole, whatever its class: every row up to the mark is committed (daemon::next_mark()).
 //

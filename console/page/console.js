@@ -128,11 +128,24 @@ function boardCard(b) {
     el("span", { class: "clock", "data-side": "white", "data-running": b.clock?.running === "white" }, formatMs(clockMs(b, "white"))),
     el("span", { class: "clock", "data-side": "black", "data-running": b.clock?.running === "black" }, formatMs(clockMs(b, "black"))));
   const last = (b.moves || []).slice(-4).map((m) => `${Math.ceil(m.ply / 2)}${m.ply % 2 ? "." : "…"} ${m.san}`).join("  ");
-  const state = [b.state, b.battery ? `battery ${b.battery}` : null, b.result ? `result ${b.result}` : null,
-    open ? `${open} open alert${open > 1 ? "s" : ""}` : null].filter(Boolean).join(" · ");
-  card.append(title, players, diagram(b.fen), clocks, el("p", { class: "last-moves" }, last || "no moves yet"),
-    el("p", { class: "board-state" }, state));
+  const parts = [b.state, batteryText(b.battery), b.result ? `result ${b.result}` : null,
+    open ? `${open} open alert${open > 1 ? "s" : ""}` : null].filter(Boolean);
+  const state = el("p", { class: "board-state" }, ...parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
+  if (b.battery) {
+    card.dataset.battery = b.battery.percent;
+    card.dataset.batteryLow = b.battery.low;
+  }
+  card.append(title, players, diagram(b.fen), clocks, el("p", { class: "last-moves" }, last || "no moves yet"), state);
   return card;
+}
+// The board's battery as reported (docs/console.md): a low one (the server says so) is marked
+// in colour and with a sign, and says "low" in its text for screen readers.
+function batteryText(battery) {
+  if (!battery) return null;
+  const charging = battery.charging ? ", charging" : "";
+  if (!battery.low) return el("span", { class: "battery" }, `battery ${battery.percent}%${charging}`);
+  return el("span", { class: "battery", "data-low": "true" },
+    el("span", { "aria-hidden": "true" }, "⚠ "), `battery low: ${battery.percent}%${charging}`);
 }
 function sortedBoards() {
   return [...boards.values()].sort((a, b) => (a.number ?? 1e9) - (b.number ?? 1e9) || a.id.localeCompare(b.id));

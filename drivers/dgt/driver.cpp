@@ -60,6 +60,7 @@ Expected<DgtOptions> DgtOptions::from_params(const DriverOptions& o) {
     bool ok = true;
     opt.clock.ack_timeout_ms = read_ms(o, "ack-timeout-ms", opt.clock.ack_timeout_ms, ok);
     opt.startup_delay_ms = read_ms(o, "startup-delay-ms", opt.startup_delay_ms, ok);
+    opt.battery_poll_ms = read_ms(o, "battery-poll-ms", opt.battery_poll_ms, ok);
     if (!ok) return Error{"dgt: timing options take a number of milliseconds"};
     if (const auto it = o.params.find("developer-key"); it != o.params.end()) {
         const std::string& hex = it->second;
@@ -145,6 +146,10 @@ void DgtDriver::on_tick(TimeMs now) {
     if (clock_model_ == ClockModel::None && !clock_probe_pending_ &&
         now - last_clock_probe_ >= opt_.clock_probe_ms)
         request_version();
+    if ((opt_.quirks & quirk::bluetooth) && now - last_battery_request_ >= opt_.battery_poll_ms) {
+        send({cmd::send_battery});
+        last_battery_request_ = now;
+    }
     clock_queue_.tick(now, state_ == State::Ready);
 }
 
@@ -158,6 +163,7 @@ TimeMs DgtDriver::next_tick_ms(TimeMs now) const {
     TimeMs due = std::max(last_rx_, last_ping_) + opt_.keepalive_ms;
     if (clock_model_ == ClockModel::None && !clock_probe_pending_)
         due = std::min(due, last_clock_probe_ + opt_.clock_probe_ms);
+    if (opt_.quirks & quirk::bluetooth) due = std::min(due, last_battery_request_ + opt_.battery_poll_ms);
     return std::min(due, clock_queue_.next_due(now, true));
 }
 
@@ -189,7 +195,10 @@ void DgtDriver::on_version(int major, int minor, TimeMs now) {
     send({cmd::return_serialnr, cmd::send_brd,
           opt_.update_nice ? cmd::send_update_nice : cmd::send_update});
     if (opt_.quirks & quirk::long_serial) send({cmd::return_long_serialnr});
-    if (opt_.quirks & quirk::bluetooth) send({cmd::send_battery});
+    if (opt_.quirks & quirk::bluetooth) {
+        send({cmd::send_battery});
+        last_battery_request_ = now;
+    }
     request_version();  // clock present? (15 step 6)
 }
 
@@ -246,7 +255,7 @@ void DgtDriver::on_packet(std::span<const std::uint8_t> p, TimeMs now) {
         host_->emit(info_);
         break;
     case msg::battery:
-        host_->emit(BatteryInfo{now, data[0], (data[8] & 1) != 0, (data[8] & 2) != 0});
+        host_->emit(BatteryInfo{now, std::min<int>(data[0], 100), (data[8] & 1) != 0, (data[8] & 2) != 0});
         break;
     case msg::ee_moves: trace_.note("EEPROM dump ignored (" + std::to_string(p.size()) + " bytes)"); break;
     default: trace_.note([&] { return "unknown message " + hex_bytes(p.first(1)) + " ignored"; }); break;
@@ -449,6 +458,7 @@ const DriverRegistration registration{DriverInfo{
          "nice (default): UPDATE_NICE 4b, clock times on change; update: UPDATE 43, clock times every second"},
         {"ack-timeout-ms", "MS", "a clock command not acknowledged in this time is sent again (default 2000)"},
         {"startup-delay-ms", "MS", "quiet time after the device opens before the first command (default 300)"},
+        {"battery-poll-ms", "MS", "Bluetooth boards: ask the battery this often (default 60000)"},
         {"developer-key", "HEX", "DGT Pegasus only, required there: the 6-byte developer key (12 hex digits) sent as 63 07 KEY 00"},
     },
     check_by(&DgtOptions::from_params),

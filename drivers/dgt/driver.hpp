@@ -40,6 +40,9 @@ struct DgtOptions {
     TimeMs keepalive_ms = 1500;        ///< send 45 after this much silence (15)
     int max_missed_keepalives = 3;     ///< then the board counts as gone; start-up again
     TimeMs clock_probe_ms = 10000;     ///< ask for the clock version again when none answered
+    /// quirk::bluetooth: ask the battery (4c, dgt.md 4.1) this often once ready, beside the
+    /// start-up's request (a board says it only when asked).
+    TimeMs battery_poll_ms = 60000;
     ClockCommandQueue::Options clock;  ///< ACK timeout and retries (11)
     /// The Pegasus developer key (6 bytes, DGT gives it to developers; dgt.md 18), sent as
     /// `63 07 k1..k6 00` before the start-up commands. Empty: none is sent.
@@ -47,7 +50,7 @@ struct DgtOptions {
 
     /// Reads "orientation" (normal|rotated|auto), "update-mode" (nice = UPDATE_NICE 4b, the
     /// default | update = UPDATE 43, a time report every second, dgt.md 3), "ack-timeout-ms",
-    /// "startup-delay-ms", "developer-key" (12 hex digits).
+    /// "startup-delay-ms", "battery-poll-ms", "developer-key" (12 hex digits).
     [[nodiscard]] static Expected<DgtOptions> from_params(const DriverOptions& o);
 };
 
@@ -64,7 +67,7 @@ class DgtDriver final : public Driver, public ClockControl {
     void on_tick(TimeMs now) override;
     /// The start-up delay, the VERSION retry, the keep-alive (dgt.md 15 step 7: `45` after
     /// keepalive_ms of silence), the clock probe while no clock answered, the clock command's
-    /// ACK wait (11); nothing else: the board reports changes and a running clock's times
+    /// ACK wait (11), a Bluetooth board's battery poll (4.1); nothing else: the board reports changes and a running clock's times
     /// itself (UPDATE_NICE, dgt.md 3).
     [[nodiscard]] TimeMs next_tick_ms(TimeMs now) const override;
     void request_board_dump() override;
@@ -106,7 +109,7 @@ class DgtDriver final : public Driver, public ClockControl {
     [[nodiscard]] bool proves_alive(std::span<const std::uint8_t> p) const;
     std::string alive_serial_; ///< the serial number the board answered since it was ready
     TimeMs started_at_ = 0, last_rx_ = 0, last_version_request_ = 0, last_ping_ = 0;
-    TimeMs last_clock_probe_ = 0;
+    TimeMs last_clock_probe_ = 0, last_battery_request_ = 0;
     int missed_ = 0;
     bool linked_ = false;
     DeviceInfo info_;

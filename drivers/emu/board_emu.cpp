@@ -271,7 +271,8 @@ void DgtBoardEmu::command(std::uint8_t c, std::span<const std::uint8_t> frame, T
     case cmd::send_battery:
         if (opt_.battery_percent) {
             const std::array<std::uint8_t, 9> d = {static_cast<std::uint8_t>(*opt_.battery_percent & 0x7f),
-                                                   0x7f, 0x7f, 0, 0, 0, 0, 0, 0x02};
+                                                   0x7f, 0x7f, 0, 0, 0, 0, 0,
+                                                   static_cast<std::uint8_t>(opt_.battery_charging ? 0x01 : 0x02)};
             emit(message(msg::battery, d));
         }
         break;

@@ -26,6 +26,7 @@ struct DgtEmulatorOptions {
     std::string long_serial = "3.36012345";
     std::string trademark = "DGT Projects - This DGT board is produced by DGT Projects.";
     std::optional<int> battery_percent;  ///< answer 4c (Bluetooth boards) when set
+    bool battery_charging = false;       ///< BATTERY_STATUS status bit 0 (else bit 1, discharging)
     bool start_in_bus_mode = true;     ///< power-up state (dgt.md 2, 16)
     /// DGT Pegasus (dgt.md 18): the board senses occupancy only and reports an occupied
     /// square as code 01 in dumps and field updates.
@@ -77,6 +78,11 @@ class DgtBoardEmu final : public WireModel {
     void press_button(int button, TimeMs now);
     void set_clock_connected(bool connected, TimeMs now);
     void set_drop_acks(int n) { opt_.drop_acks = n; }
+    /// What the next 4c answers (none: no answer, a board without a battery).
+    void set_battery(std::optional<int> percent, bool charging) {
+        opt_.battery_percent = percent;
+        opt_.battery_charging = charging;
+    }
     /// Power comes back after an unplug: the power-up mode (dgt.md 2), no partial command, no
     /// pending ACK, the scan memory re-read; the pieces and the clock (own battery) stay.
     void power_on(TimeMs now) override;

@@ -37,6 +37,9 @@ void DgtEmulator::set_clock_connected(bool connected) {
 void DgtEmulator::set_drop_acks(int n) {
     pty_.act([&] { model_.set_drop_acks(n); });
 }
+void DgtEmulator::set_battery(std::optional<int> percent, bool charging) {
+    pty_.act([&] { model_.set_battery(percent, charging); });
+}
 BoardReading DgtEmulator::position() const {
     return pty_.inspect([&] { return model_.position(); });
 }

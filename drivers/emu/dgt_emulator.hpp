@@ -36,6 +36,8 @@ class DgtEmulator {
     void press_button(int button);
     void set_clock_connected(bool connected);
     void set_drop_acks(int n);
+    /// The battery the board answers 4c with from now on (none: it does not answer).
+    void set_battery(std::optional<int> percent, bool charging = false);
 
     [[nodiscard]] BoardReading position() const;
     [[nodiscard]] BoardMode mode() const;

@@ -20,6 +20,8 @@ TEST_CASE("eboardctl text: events as lines, move numbers from the FEN") {
                     {"confirmed", true}}) == "t1  RESULT 1-0 resignation (confirmed)");
     CHECK(describe({{"class", "BOARD"}, {"board", "t1"}, {"state", "connected"}, {"driver", "dgt"}}) ==
           "t1  board connected (dgt)");
+    CHECK(describe({{"class", "BOARD"}, {"board", "t1"}, {"state", "connected"}, {"driver", "dgt"},
+                    {"battery", {{"percent", 12}, {"charging", true}}}}) == "t1  board connected (dgt)  battery 12% charging");
     CHECK(describe({{"class", "NEW"}, {"x", 1}}) == "{\"class\":\"NEW\",\"x\":1}");
     CHECK(clock_text(-5) == "0:00:00");
 }

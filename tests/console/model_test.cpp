@@ -117,7 +117,7 @@ TEST_CASE("a take-back, a correction, a hub's host, a late subscriber and the bo
 
     m.set_pairing("pi2/a", "Board 1", 1, 3, "Carlsen, Magnus", "Ding, Liren");
     m.apply(with_host({{"class", "BOARD"}, {"board", "b0"}, {"state", "connected"}, {"driver", "emu-dgt"},
-                       {"battery", "84%"}}),
+                       {"battery", {{"percent", 84}, {"charging", false}}}}),
             0, 0);
     const auto s = m.state_json(false, 0);
     CHECK(s["server"] == "eboard-hub");
@@ -127,8 +127,26 @@ TEST_CASE("a take-back, a correction, a hub's host, a late subscriber and the bo
     CHECK(s["boards"][0]["white"] == "Carlsen, Magnus");
     CHECK(s["boards"][0]["state"] == "disconnected");
     CHECK(s["boards"][1]["id"] == "pi1/b0");
-    CHECK(s["boards"][1]["battery"] == "84%");
+    CHECK(s["boards"][1]["battery"] == json{{"percent", 84}, {"charging", false}, {"low", false}});
     CHECK(s["boards"][2]["id"] == "pi1/t1");
     CHECK_FALSE(m.apply(json::parse("[1,2]"), 0, 0));
     CHECK_FALSE(m.apply({{"class", "MOVE"}}, 0, 0));
+}
+
+TEST_CASE("a board's battery from its BOARD events, low at 15 % and below, gone when unknown") {
+    eboard::console::Model m("eboardd");
+    const auto board = [&](json battery) {
+        json e{{"class", "BOARD"}, {"board", "t1"}, {"state", "connected"}, {"driver", "dgt"}};
+        if (!battery.is_null()) e["battery"] = std::move(battery);
+        REQUIRE(m.apply(e, 0, 0) == std::optional<std::string>("t1"));
+        return m.board_json("t1", 0);
+    };
+    CHECK_FALSE(board(nullptr).contains("battery"));
+    CHECK(board({{"percent", 16}, {"charging", false}})["battery"] ==
+          json{{"percent", 16}, {"charging", false}, {"low", false}});
+    CHECK(board({{"percent", 15}, {"charging", false}})["battery"]["low"] == true);
+    CHECK(board({{"percent", 3}, {"charging", true}})["battery"] == json{{"percent", 3}, {"charging", true}, {"low", true}});
+    // A BOARD without it (the board went away, or reports none): no longer shown.
+    CHECK_FALSE(board(nullptr).contains("battery"));
+    CHECK_FALSE(board("84%").contains("battery")); // not the event's shape: ignored
 }

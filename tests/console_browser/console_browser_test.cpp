@@ -1,6 +1,7 @@
 // The arbiters' console of eboardd --http in a real headless Chromium (Debian's chromium and
-// chromium-driver over WebDriver): three boards (an emulated DGT board and DGT3000 clock moved by
-// the test, two emulated boards replaying a real game that ends in checkmate), an illegal move whose alert the page must
+// chromium-driver over WebDriver): three boards (an emulated DGT Bluetooth board with a low
+// battery and DGT3000 clock moved by the test, two emulated boards replaying a real game that
+// ends in checkmate), the low battery marked on the page, an illegal move whose alert the page must
 // show within 1 s of the ALERT event, the arbiter's login (a wrong password refused), the penalty
 // applied from the page and seen on the clock, a cross-site form refused, and every board's
 // data-fen against the events. It also writes the screenshot docs/console.png is made from
@@ -29,7 +30,6 @@ using namespace eboard;
 using namespace eboard::daemon;
 using nlohmann::json;
 
-using consoletest::kLogin;
 using consoletest::kWaitFor;
 using consoletest::wall_ms;
 using consoletest::Watch;
@@ -38,6 +38,7 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     eboard::test::TempDir dir("eboardd-console");
     drivers::emu::DgtEmulatorOptions eo;
     eo.clock.left_ms = eo.clock.right_ms = 10 * 60 * 1000;
+    eo.battery_percent = 12; // a Bluetooth board nearly flat (dgt.md 4.1)
     drivers::emu::DgtEmulator board(eo);
     const auto password = (dir.path / "arbiter-password").string();
     std::ofstream(password) << "hall-arbiter\n";
@@ -45,7 +46,7 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     const int port = eboard::test::free_loopback_port();
 
     Config c;
-    c.boards.push_back(BoardConfig{"dgt:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
+    c.boards.push_back(BoardConfig{"dgt.bluetooth:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
     c.boards.push_back(BoardConfig{"emu-dgt:" EBOARD_REPO_DATA "/games/molinari-bordais-1979.pgn", "t2", {}, {}, {}, {}, {}, {}, {}});
     c.boards.push_back(BoardConfig{"emu-certabo:" EBOARD_REPO_DATA "/games/molinari-bordais-1979.pgn", "t3", {}, {}, {}, {}, {}, {}, {}});
     c.speed = 100;
@@ -61,6 +62,8 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
     const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/";
     browser.open(url);
     browser.run_async(kWaitFor, {"[data-board='t1'][data-fen*='/']"});
+    // t1's battery (its BOARD event): shown, marked low in colour and in its text.
+    consoletest::check_low_battery(browser, "t1", 12);
 
     // The game on t1 starts from the board's start position.
     for (;;) {
@@ -83,21 +86,10 @@ TEST_CASE("7.5.5 the arbiters' console in Chromium: an illegal move's alert with
         << browser.screenshot_png();
 
     // A wrong password is refused; the right one opens the actions.
-    CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
-    browser.run("document.getElementById('login-state').textContent = '';");
-    CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
+    consoletest::log_in(browser);
 
     // The penalty from the board's page: Black's clock gets 2 more minutes (Art. 7.5.5, 2023).
-    const auto before = board.clock().times;
-    browser.run("location.hash = '#board=t1';");
-    browser.run_async(kWaitFor, {"#actions:not([hidden]) [data-action='penalty-apply']"});
-    browser.run("document.querySelector(\"[data-action='penalty-apply']\").click();");
-    browser.run_async(kWaitFor, {"#action-reply:not(:empty)"});
-    CHECK(browser.run("return document.getElementById('action-reply').textContent;").get<std::string>() ==
-          "PENALTY: done (+2min)");
-    CHECK(board.wait_until([&](const drivers::emu::DgtBoardEmu& m) {
-        return m.clock().state().times.right_ms >= before.right_ms + 110 * 1000;
-    }, 5000));
+    consoletest::apply_penalty(browser, board, "t1", 20000);
     // The board's alert is settled by the action.
     browser.run("location.hash = '';");
     CHECK(browser.run("return document.querySelectorAll(\"[data-alert-kind][data-board='t1']\").length;") == 0);

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include "daemon/daemon.hpp"
+#include "drivers/emu/dgt_emulator.hpp"
 #include "tests/support/process.hpp"
+#include "tests/support/webdriver.hpp"
 
 #include <boost/asio/post.hpp>
 
@@ -100,5 +102,42 @@ const state = document.getElementById('login-state');
 new MutationObserver((_, o) => { if (state.textContent) { o.disconnect(); done(state.textContent); } })
   .observe(state, {childList: true, characterData: true, subtree: true});
 )";
+
+/// The board `id` shows its battery `percent` marked low: the card's data-battery and
+/// data-battery-low, the red mark, and "low" in the text a screen reader reads. Boards without
+/// a battery show none.
+inline void check_low_battery(eboard::test::Browser& browser, const std::string& id, int percent) {
+    const std::string card = "[data-board='" + id + "']";
+    browser.run_async(kWaitFor, {card + "[data-battery='" + std::to_string(percent) +
+                                 "'][data-battery-low='true'] .battery[data-low='true']"});
+    CHECK(browser.run("return document.querySelector(arguments[0]).textContent;", {card + " .battery"})
+              .get<std::string>()
+              .find("battery low: " + std::to_string(percent) + "%") != std::string::npos);
+    CHECK(browser.run("return document.querySelectorAll('[data-board]:not([data-battery]) .battery').length;") == 0);
+}
+
+/// A wrong password is refused; the right one ("hall-arbiter") opens the actions.
+inline void log_in(eboard::test::Browser& browser) {
+    CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
+    browser.run("document.getElementById('login-state').textContent = '';");
+    CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
+}
+
+/// The penalty applied from the page of board `id` (logged in): the page says it was done, and
+/// Black's clock on `board` gets 2 more minutes (Art. 7.5.5, 2023) within 5 s. `reply_ms`: how
+/// long the page may wait for the reply (the hub's goes over the broker to the host).
+inline void apply_penalty(eboard::test::Browser& browser, eboard::drivers::emu::DgtEmulator& board,
+                          const std::string& id, int reply_ms) {
+    const auto before = board.clock().times;
+    browser.run("location.hash = '#board=' + encodeURIComponent(arguments[0]);", {id});
+    browser.run_async(kWaitFor, {"#actions:not([hidden]) [data-action='penalty-apply']"});
+    browser.run("document.querySelector(\"[data-action='penalty-apply']\").click();");
+    browser.run_async(kWaitFor, {"#action-reply:not(:empty)"}, reply_ms);
+    CHECK(browser.run("return document.getElementById('action-reply').textContent;").get<std::string>() ==
+          "PENALTY: done (+2min)");
+    CHECK(board.wait_until([&](const eboard::drivers::emu::DgtBoardEmu& m) {
+        return m.clock().state().times.right_ms >= before.right_ms + 110 * 1000;
+    }, 5000));
+}
 
 } // namespace consoletest

@@ -1,6 +1,6 @@
 // The arbiters' console of eboard-hub in a real headless Chromium: a real mosquitto, eboard-hub
 // as a process with pairings and an arbiter password, and one eboardd (host pi1, --mqtt) with
-// two boards: an emulated DGT board and DGT3000 clock moved by the test, and an emulated board
+// two boards: an emulated DGT Bluetooth board (a low battery) and DGT3000 clock moved by the test, and an emulated board
 // replaying a real game that ends in checkmate. The page shows the boards under the pairings'
 // numbers and names; an illegal move's alert shows within 1 s of the ALERT event (the delay is
 // printed); the arbiter logs in and applies the penalty from the hub's page, the request goes
@@ -30,7 +30,6 @@ using namespace eboard;
 using namespace eboard::daemon;
 using nlohmann::json;
 
-using consoletest::kLogin;
 using consoletest::kWaitFor;
 using consoletest::Watch;
 
@@ -61,9 +60,10 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     // eboardd on host pi1.
     drivers::emu::DgtEmulatorOptions eo;
     eo.clock.left_ms = eo.clock.right_ms = 10 * 60 * 1000;
+    eo.battery_percent = 12; // a Bluetooth board nearly flat (dgt.md 4.1)
     drivers::emu::DgtEmulator board(eo);
     Config c;
-    c.boards.push_back(BoardConfig{"dgt:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
+    c.boards.push_back(BoardConfig{"dgt.bluetooth:" + board.pty_slave_path(), "t1", {}, {}, {}, {}, {}, {}, {}});
     c.boards.push_back(BoardConfig{"emu-dgt:" EBOARD_REPO_DATA "/games/molinari-bordais-1979.pgn", "t2", {}, {}, {}, {}, {}, {}, {}});
     c.speed = 100;
     c.state_dir = (dir.path / "state").string();
@@ -89,6 +89,8 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
         if (e["class"] == "GAME" && e["board"] == "t1") break;
     }
     browser.run_async(kWaitFor, {"[data-board='pi1/t1'][data-fen*='/']"}, 5000);
+    // t1's battery came over the broker in its BOARD event: shown, marked low.
+    consoletest::check_low_battery(browser, "pi1/t1", 12);
 
     // White moves e2-e5 (illegal) and presses the clock.
     board.move(Square::parse("e2"), Square::parse("e5"));
@@ -103,22 +105,11 @@ TEST_CASE("eboard-hub's console in Chromium: boards from the pairings, an alert 
     CHECK(delay < 1000);
 
     // The arbiter logs in (a wrong password refused).
-    CHECK(browser.run_async(kLogin, {"not-the-password"}).get<std::string>() == "wrong password");
-    browser.run("document.getElementById('login-state').textContent = '';");
-    CHECK(browser.run_async(kLogin, {"hall-arbiter"}).get<std::string>() == "Logged in");
+    consoletest::log_in(browser);
 
     // The penalty from the board's page goes to pi1 over the broker: Black's clock gets 2 more
     // minutes (Art. 7.5.5, 2023), and the host's reply comes back on the page.
-    const auto before = board.clock().times;
-    browser.run("location.hash = '#board=pi1%2Ft1';");
-    browser.run_async(kWaitFor, {"#actions:not([hidden]) [data-action='penalty-apply']"});
-    browser.run("document.querySelector(\"[data-action='penalty-apply']\").click();");
-    browser.run_async(kWaitFor, {"#action-reply:not(:empty)"}, 15000);
-    CHECK(browser.run("return document.getElementById('action-reply').textContent;").get<std::string>() ==
-          "PENALTY: done (+2min)");
-    CHECK(board.wait_until([&](const drivers::emu::DgtBoardEmu& m) {
-        return m.clock().state().times.right_ms >= before.right_ms + 110 * 1000;
-    }, 5000));
+    consoletest::apply_penalty(browser, board, "pi1/t1", 15000);
     // A second penalty: the host refuses it (no illegal move awaits a decision), with its code.
     browser.run("document.getElementById('action-reply').textContent = '';");
     browser.run("document.querySelector(\"[data-action='penalty-apply']\").click();");

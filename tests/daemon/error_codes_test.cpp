@@ -9,7 +9,7 @@
 using namespace eboard;
 using namespace eboard::test;
 
-TEST_CASE("client api: every ERROR reply has its code, VERSION says proto_minor 6") {
+TEST_CASE("client api: every ERROR reply has its code, VERSION says proto_minor 7") {
     TempDir dir("eboardd-codes");
     EmulatedBoard t1("t1", dir.path / "t1", source_game("lichess-db-sample.pgn", 4), 9, 150);
     const std::string socket = (dir.path / "s").string();
@@ -21,7 +21,7 @@ TEST_CASE("client api: every ERROR reply has its code, VERSION says proto_minor 
     LineSocket client(socket);
     auto version = client.line();
     REQUIRE(version.has_value());
-    CHECK(ojson::parse(*version)["proto_minor"] == 6);
+    CHECK(ojson::parse(*version)["proto_minor"] == 7);
     REQUIRE_FALSE(log.wait_for("GAME", "t1").is_null());
 
     // One request on the connection; the ERROR's code ("" for any other reply), its message

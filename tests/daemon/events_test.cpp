@@ -148,3 +148,22 @@ TEST_CASE("events: JSON reads back to the same event") {
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("[1,2]")).has_value());
     CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse("{\"class\":\"NOPE\"}")).has_value());
 }
+
+TEST_CASE("events: BOARD battery (proto_minor 7): percent and charging, absent when unknown, read back") {
+    BoardEvent b{"t1", true, "chessnut", Battery{84, false}};
+    CHECK(to_line(b) == "{\"class\":\"BOARD\",\"board\":\"t1\",\"state\":\"connected\",\"driver\":\"chessnut\","
+                        "\"battery\":{\"percent\":84,\"charging\":false}}\n");
+    auto back = event_from_json(to_json(b));
+    REQUIRE(back.has_value());
+    CHECK(to_line(*back) == to_line(b));
+    b.battery = Battery{15, true};
+    back = event_from_json(to_json(b));
+    REQUIRE(back.has_value());
+    REQUIRE(std::get<BoardEvent>(*back).battery.has_value());
+    CHECK(*std::get<BoardEvent>(*back).battery == Battery{15, true});
+    CHECK(to_json(BoardEvent{"t1", true, "dgt"}).count("battery") == 0);
+    CHECK_FALSE(event_from_json(nlohmann::ordered_json::parse(
+                                    "{\"class\":\"BOARD\",\"state\":\"connected\",\"battery\":\"84%\"}"))
+                    .has_value());
+    CHECK(kProtoMinor == 7);
+}

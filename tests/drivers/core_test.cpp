@@ -211,5 +211,5 @@ TEST_CASE("registry: every option a driver declares is read by its own check") {
     const auto e = check_configured_options(*dgt, typo);
     REQUIRE_FALSE(e.has_value());
     CHECK(e.error().message ==
-          "unknown option 'orientaton' (dgt knows: orientation, update-mode, ack-timeout-ms, startup-delay-ms, developer-key)");
+          "unknown option 'orientaton' (dgt knows: orientation, update-mode, ack-timeout-ms, startup-delay-ms, battery-poll-ms, developer-key)");
 }

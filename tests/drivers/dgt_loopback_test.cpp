@@ -24,13 +24,14 @@ DgtOptions options(const std::map<std::string, std::string>& params) {
 }
 
 /// The driver the registry makes for `model` ("" = the default), as open_device() does.
-std::unique_ptr<Driver> registry_driver(const std::string& model) {
+std::unique_ptr<Driver> registry_driver(const std::string& model, const std::string& battery_poll_ms = "") {
     const DriverInfo* info = find_driver("dgt");
     REQUIRE(info != nullptr);
     REQUIRE(info->model(model) != nullptr);
     DriverOptions o;
     o.model = model;
     o.params.emplace("startup-delay-ms", "0");
+    if (!battery_poll_ms.empty()) o.params.emplace("battery-poll-ms", battery_poll_ms);
     auto d = info->create(o);
     REQUIRE(d != nullptr);
     return d;
@@ -128,4 +129,31 @@ TEST_CASE("dgt 4.1 model quirks: Bluetooth and Revelation II ask the long serial
         CHECK(battery.size() == (quirky ? 1u : 0u));
         if (quirky && !battery.empty()) CHECK(battery[0].percent == 73);
     }
+}
+
+TEST_CASE("dgt 4.1 a Bluetooth board's battery is asked every battery-poll-ms, charging from the status bits, at most 100 %") {
+    emu::DgtEmulatorOptions eo;
+    eo.battery_percent = 73;
+    emu::DgtBoardEmu board(eo);
+    auto driver = registry_driver("bluetooth", "1000");
+    auto& dgt = dynamic_cast<DgtDriver&>(*driver);
+    Loopback link(board, *driver);
+    REQUIRE(link.run_until([&] { return !link.host.all<BatteryInfo>().empty(); }, 5000));
+    const auto asked = [&] { return std::count(board.received().begin(), board.received().end(), cmd::send_battery); };
+    CHECK(asked() == 1);
+    CHECK(dgt.next_tick_ms(link.now) <= link.now + 1000); // the poll is a deadline of its own
+    link.run(3100);
+    CHECK(asked() == 4);
+    for (const auto& b : link.host.all<BatteryInfo>()) {
+        CHECK(b.percent == 73);
+        CHECK_FALSE(b.charging);
+        CHECK(b.discharging);
+    }
+    board.set_battery(40, true);
+    link.run(1000);
+    CHECK(link.host.all<BatteryInfo>().back().percent == 40);
+    CHECK(link.host.all<BatteryInfo>().back().charging);
+    board.set_battery(120, false); // 7 bits on the wire: more than a percent can be
+    link.run(1000);
+    CHECK(link.host.all<BatteryInfo>().back().percent == 100);
 }

@@ -179,6 +179,25 @@ TEST_CASE("every event on its topic, its payload that of --events plus host, in 
     }));
 }
 
+TEST_CASE("the retained state has the board's battery as its BOARD event says (an emulated Chessnut, 88 %)") {
+    MosquittoBroker broker;
+    TempDir dir("eboard-hall-battery");
+    DaemonUnderTest daemon(daemon_args(dir.path, {{"c1", "emu-chessnut"}}, {"--mqtt", broker.url(), "--host-name", "hall-B"}),
+                           dir.path);
+    REQUIRE(daemon.start());
+    REQUIRE(daemon.seen("BOARD", "c1", [](const ojson& e) { return e.contains("battery"); }, 30000));
+    HallSubscriber late(broker);
+    const std::string topic = "eboard/v1/hall-B/c1/state";
+    REQUIRE(late.wait_messages([&](const auto& m) {
+        const std::string p = HallSubscriber::last_payload(m, topic);
+        return !p.empty() && ojson::parse(p).contains("battery");
+    }));
+    const auto state = ojson::parse(late.last(topic));
+    CHECK(state["battery"] == ojson{{"percent", 88}, {"charging", false}});
+    CHECK(state["state"] != "disconnected");
+    CHECK(daemon.terminate() == 0);
+}
+
 TEST_CASE("the broker killed -9 mid-game and back, then eboardd killed -9 mid-game and restarted: a "
           "subscriber's de-duplicated moves are the games' moves, none lost, none doubled") {
     // A broker that saves nothing until a clean stop: each kill -9 loses everything it

@@ -77,3 +77,30 @@ TEST_CASE("hub console: an unknown board is refused, a request no host answers i
     CHECK(silent["message"].get<std::string>().find("host pi1 did not answer") != std::string::npos);
     client.stop();
 }
+
+TEST_CASE("hub console: a BOARD event's battery survives the hub's ingestion to its page (low at 15 %)") {
+    eboard::test::TempDir dir("eboard-hub-console-battery");
+    auto store = eboard::hub::HallStore::open(dir.path);
+    REQUIRE(store);
+    eboard::hub::Hall hall(**store, "", "");
+    eboard::test::RunningServer r;
+    eboard::hub::HubConsole console(r.io, r.server, std::string("pw"), hall, **store);
+    const eboard::test::StopLoop stop_first{r};
+    // As the hub takes a message: the store first, then the console (tools/eboard-hub/main.cpp).
+    // The board connects, then reports its battery: the same state, so only the battery is new.
+    for (const auto& m : {hubtest::message("pi1", eboard::daemon::BoardEvent{"t1", true, "dgt"}),
+                          hubtest::game_start("pi1", "t1", "g1"),
+                          hubtest::message("pi1", eboard::daemon::BoardEvent{"t1", true, "dgt", eboard::daemon::Battery{12, false}})}) {
+        const auto what = (*store)->ingest(m.topic, m.payload, 0);
+        REQUIRE(what);
+        console.ingested({m.topic, m.payload, 1, false}, *what);
+    }
+    r.start();
+    const auto state = eboard::test::http_request("127.0.0.1", r.server.port(), verb::get, "/api/state", "", {});
+    REQUIRE(state.status == 200);
+    const auto boards = json::parse(state.body)["boards"];
+    REQUIRE(boards.size() == 1);
+    CHECK(boards[0]["id"] == "pi1/t1");
+    CHECK(boards[0]["state"] == "connected");
+    CHECK(boards[0]["battery"] == json{{"percent", 12}, {"charging", false}, {"low", true}});
+}

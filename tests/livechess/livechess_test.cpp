@@ -390,6 +390,33 @@ TEST_CASE("flipped when a DGT board stands reversed, NOTRESPONDING once it goes 
     board.disconnect();
     REQUIRE_FALSE(log.wait_for("BOARD", "table", [](const ojson& e) { return e["state"] == "disconnected"; }).is_null());
     CHECK(listed()["state"] == "NOTRESPONDING");
+
+TEST_CASE("battery: the eboards list says what the board's BOARD events say (one source)") {
+    TempDir dir("eboardd-livechess-battery");
+    drivers::emu::DgtEmulatorOptions eo;
+    eo.battery_percent = 84;
+    drivers::emu::DgtEmulator board(eo);
+    ReadyDaemon eboardd(dir.path, config_args(dir.path, "livechess-api = 127.0.0.1:0\n[board.bt]\nuri = dgt.bluetooth:" +
+                                                            board.pty_slave_path() +
+                                                            "\ndriver-options = battery-poll-ms=50\n"));
+    EventLog log(eboardd.process);
+    const auto port = api_port(dir.path / "stderr");
+    const auto listed = [&] {
+        const auto list = ojson::parse(http_get("127.0.0.1", port, "/api/v1.0/eboards").body);
+        REQUIRE(list.size() == 1);
+        return list[0]["battery"];
+    };
+    for (const int percent : {84, 9}) {
+        board.set_battery(percent, false);
+        const ojson e = log.wait_for("BOARD", "bt", [&](const ojson& b) {
+            return b.contains("battery") && b["battery"]["percent"] == percent;
+        });
+        REQUIRE_FALSE(e.is_null());
+        CHECK(listed() == std::to_string(percent) + "%");
+    }
+    board.unplug();
+    REQUIRE_FALSE(log.wait_for("BOARD", "bt", [](const ojson& b) { return b["state"] == "disconnected"; }).is_null());
+    CHECK(listed().is_null());
     eboardd.process.signal(SIGTERM);
     CHECK(eboardd.process.wait_exit() == 0);
 }

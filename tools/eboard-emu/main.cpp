@@ -36,7 +36,7 @@ void usage() {
     std::fprintf(stderr,
                  "usage: eboard-emu [dgt] [--fen PLACEMENT] [--replay FILE] [--rotated] [--xl]\n"
                  "                  [--no-clock] [--scan-ms N] [--noise P] [--fragment N] [--seed N]\n"
-                 "                  [--link PATH]\n"
+                 "                  [--battery PERCENT] [--link PATH]\n"
                  "       eboard-emu --board certabo|sentio [--fen PLACEMENT] [--rotated] [--frame-ms N]\n"
                  "                  [--empty-noise P] [--drop P] [--swap P] [--bounce P] [--noise P] [--lf N]\n"
                  "                  [--rgb] [--glue-acks] [--second-set] [--write-calibration FILE]\n"
@@ -65,6 +65,8 @@ bool command(emu::DgtEmulator& e, const std::string& verb, const std::string& a,
         e.press_lever(a == "left" ? ClockSide::Left : ClockSide::Right);
     else if (verb == "button" && a.size() == 1 && a[0] >= '0' && a[0] <= '4') e.press_button(a[0] - '0');
     else if (verb == "clock" && (a == "on" || a == "off")) e.set_clock_connected(a == "on");
+    else if (verb == "battery" && !a.empty() && a.size() <= 3 && a.find_first_not_of("0123456789") == std::string::npos)
+        e.set_battery(std::min(std::stoi(a), 100), b == "charging");
     else
         return false;
     return true;
@@ -175,6 +177,7 @@ int main(int argc, char** argv) {
             } else if (arg == "--rotated") opt.rotated = line.rotated = true;
             else if (arg == "--xl") opt.clock.model = ClockModel::DgtXl;
             else if (arg == "--no-clock") opt.clock.connected = false;
+            else if (arg == "--battery") opt.battery_percent = std::min(std::stoi(value()), 100);
             else if (arg == "--scan-ms") opt.scan_period_ms = std::stoll(value());
             else if (arg == "--noise")
                 opt.noise_probability = line.garbage_probability = mill.noise_probability = std::stod(value());
