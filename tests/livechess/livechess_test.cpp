@@ -390,6 +390,9 @@ TEST_CASE("flipped when a DGT board stands reversed, NOTRESPONDING once it goes 
     board.disconnect();
     REQUIRE_FALSE(log.wait_for("BOARD", "table", [](const ojson& e) { return e["state"] == "disconnected"; }).is_null());
     CHECK(listed()["state"] == "NOTRESPONDING");
+    eboardd.process.signal(SIGTERM);
+    CHECK(eboardd.process.wait_exit() == 0);
+}
 
 TEST_CASE("battery: the eboards list says what the board's BOARD events say (one source)") {
     TempDir dir("eboardd-livechess-battery");
