@@ -16,7 +16,10 @@ Expected<Ingested> GroupCommit::take(const mqtt::Message& m, std::int64_t now_ms
 }
 
 Expected<bool> GroupCommit::commit_due() {
-    std::lock_guard lock(mutex_);
+    // Busy: the MQTT thread is staging or committing, and commits a due batch itself; the loop
+    // (which serves HTTP too) does not wait for its fsync.
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;
     if (!first_ || std::chrono::steady_clock::now() - *first_ < options_.interval) return false;
     return commit_locked();
 }

@@ -57,8 +57,9 @@ class GroupCommit {
     /// take; an Error starting with "hub store:" when staging or the commit failed (nothing of the
     /// batch is committed: the hub must not acknowledge `m`).
     Expected<Ingested> take(const mqtt::Message& m, std::int64_t now_ms);
-    /// Commits the open batch when its first message is `interval` old (the loop's timer).
-    /// An Error when the commit failed.
+    /// Commits the open batch when its first message is `interval` old (the loop's timer);
+    /// does nothing while take() runs (it commits a due batch itself). An Error when the commit
+    /// failed.
     Expected<bool> commit_due();
     /// Commits the open batch, if any (at a clean stop).
     Expected<bool> commit();
