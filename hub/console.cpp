@@ -81,7 +81,15 @@ void HubConsole::ingested(const mqtt::Message& m, const Ingested& what) {
 void HubConsole::on_event(const nlohmann::json& event) {
     console_->on_event(event);
     // A game that starts may start a new round: its boards' pairings.
-    if (event.value("class", "") == "GAME" && event.value("event", "") == "start") refresh_pairings();
+    // One refresh for the games that start together (a round's start: reading the round for each
+    // of 1,000 boards kept the loop, and so /live/, busy for seconds), after the events queued.
+    if (event.value("class", "") == "GAME" && event.value("event", "") == "start" && !refresh_posted_) {
+        refresh_posted_ = true;
+        boost::asio::post(io_, [this] {
+            refresh_posted_ = false;
+            refresh_pairings();
+        });
+    }
 }
 
 void HubConsole::execute(const nlohmann::json& request, std::function<void(nlohmann::json)> done) {

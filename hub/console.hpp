@@ -80,6 +80,7 @@ class HubConsole {
     std::unique_ptr<console::Server> console_;
     std::map<std::int64_t, Pending> pending_; // by the request's id
     std::int64_t next_id_ = 1;
+    bool refresh_posted_ = false; // a refresh_pairings() is queued on the loop
 };
 
 } // namespace eboard::hub

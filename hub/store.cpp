@@ -134,26 +134,51 @@ std::string topic_board(const std::vector<std::string>& parts) {
 Expected<std::unique_ptr<HallStore>> HallStore::open(const std::filesystem::path& state_dir) {
     auto db = daemon::open_sqlite_file(state_dir, "eboard-hub.db", "hub store");
     if (!db) return db.error();
-    std::unique_ptr<HallStore> s(new HallStore(*db));
+    // The readers' connection (WAL: it sees what is committed, never the open batch).
+    auto rd = daemon::open_sqlite_file(state_dir, "eboard-hub.db", "hub store");
+    if (!rd) {
+        sqlite3_close_v2(*db);
+        return rd.error();
+    }
+    std::unique_ptr<HallStore> s(new HallStore(*db, *rd));
     if (auto ok = s->exec(kSchema); !ok)
         return Error{ok.error().message + " (" + (state_dir / "eboard-hub.db").string() + ")"};
     return s;
 }
 
-HallStore::~HallStore() { sqlite3_close_v2(db_); }
+HallStore::~HallStore() {
+    if (open_) (void)exec("ROLLBACK;"); // not committed: as after a crash
+    sqlite3_close_v2(rd_);
+    sqlite3_close_v2(db_);
+}
 
 Expected<bool> HallStore::exec(const char* sql) const { return daemon::exec_sql(db_, sql, "hub store"); }
 
 Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
+    auto r = stage(topic, payload, now_ms);
+    if (auto ok = commit(); !ok) return ok.error();
+    return r;
+}
+
+Expected<Ingested> HallStore::stage(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
     // The hub's own marks (and any other subscriber's) come back on its subscription.
     constexpr std::string_view kReceived = "/received";
     if (topic.size() > kReceived.size() && topic.substr(topic.size() - kReceived.size()) == kReceived) return Ingested{};
     std::lock_guard lock(mutex_);
-    if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+    if (!open_) {
+        if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
+        open_ = true;
+    }
+    // Each message in a savepoint of its own: one that fails is undone alone, the batch stays.
+    if (auto ok = exec("SAVEPOINT message;"); !ok) return ok.error();
+    ++staged_;
     // The outbox row the message was sent from (eboardd --mqtt-confirm): one the host's mark
     // covers is committed already (a resend), the one right after it moves the mark.
     const auto row = daemon::read_outbox_seq(payload);
     const auto mark = row ? received_mark(row->host) : std::nullopt;
+    // Committed before it is acknowledged (the header: no row to send it again by, or a row
+    // that starts the host's mark, which must not start later after a crash).
+    if (!row || !mark || mark->outbox != row->outbox) commit_now_ = true;
     Expected<Ingested> r = Error{""};
     if (row && mark && mark->outbox == row->outbox && row->seq <= mark->seq) {
         Ingested dup;
@@ -164,19 +189,12 @@ Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view pa
     } else {
         r = apply(topic, payload, now_ms);
         // A message the hub does not take (not the contract's) is done with all the same: the
-        // mark moves past it, in a transaction of its own.
+        // mark moves past it, without what it did.
         const auto next = row ? daemon::next_mark(mark, *row) : std::nullopt;
         if (!r && next && r.error().message.rfind("hub store:", 0) != 0) {
-            (void)exec("ROLLBACK;");
-            if (auto ok = exec("BEGIN IMMEDIATE;"); !ok) return ok.error();
-            if (auto ok = set_received(*next); !ok) {
-                (void)exec("ROLLBACK;");
-                return ok.error();
-            }
-            if (auto ok = exec("COMMIT;"); !ok) {
-                (void)exec("ROLLBACK;");
-                return ok.error();
-            }
+            (void)exec("ROLLBACK TO message;");
+            if (auto ok = set_received(*next); !ok) r = ok.error();
+            if (auto ok = exec("RELEASE message;"); !ok) return ok.error();
             return r;
         }
         if (r && next) {
@@ -189,15 +207,32 @@ Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view pa
                             "ON CONFLICT(name) DO UPDATE SET value = value + 1;").run();
         if (!ok) r = ok.error();
     }
-    if (!r) {
-        (void)exec("ROLLBACK;");
-        return r;
-    }
+    if (!r) (void)exec("ROLLBACK TO message;");
+    if (auto ok = exec("RELEASE message;"); !ok) return ok.error();
+    return r;
+}
+
+Expected<bool> HallStore::commit() {
+    std::lock_guard lock(mutex_);
+    if (!open_) return false;
+    open_ = false;
+    staged_ = 0;
+    commit_now_ = false;
     if (auto ok = exec("COMMIT;"); !ok) {
         (void)exec("ROLLBACK;");
         return ok.error();
     }
-    return r;
+    return true;
+}
+
+std::size_t HallStore::staged() const {
+    std::lock_guard lock(mutex_);
+    return staged_;
+}
+
+bool HallStore::must_commit() const {
+    std::lock_guard lock(mutex_);
+    return commit_now_;
 }
 
 Expected<Ingested> HallStore::apply(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
@@ -382,17 +417,17 @@ Expected<bool> HallStore::set_received(const daemon::ReceivedMark& mark) {
 }
 
 std::vector<daemon::ReceivedMark> HallStore::received_marks() const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(read_mutex_);
     std::vector<daemon::ReceivedMark> out;
-    Stmt q(db_, "SELECT host, outbox, seq FROM received ORDER BY host;");
+    Stmt q(rd_, "SELECT host, outbox, seq FROM received ORDER BY host;");
     while (q.step() == SQLITE_ROW) out.push_back(daemon::ReceivedMark{q.text(0), q.text(1), q.integer(2)});
     return out;
 }
 
 std::vector<GameRow> HallStore::games() const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(read_mutex_);
     std::vector<GameRow> out;
-    Stmt q(db_, "SELECT g.seq, g.host, g.board, g.game, g.date, g.ended, g.result, g.confirmed, "
+    Stmt q(rd_, "SELECT g.seq, g.host, g.board, g.game, g.date, g.ended, g.result, g.confirmed, "
                 "(SELECT COUNT(*) FROM moves m WHERE m.host = g.host AND m.game = g.game), "
                 "COALESCE((SELECT m.fen FROM moves m WHERE m.host = g.host AND m.game = g.game "
                 "ORDER BY m.ply DESC LIMIT 1), g.start_fen) FROM games g ORDER BY g.seq;");
@@ -414,16 +449,16 @@ std::vector<GameRow> HallStore::games() const {
 }
 
 std::vector<std::string> HallStore::sources() const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(read_mutex_);
     std::vector<std::string> out;
-    Stmt q(db_, "SELECT host || '/' || board AS s FROM boards UNION SELECT host || '/' || board FROM games ORDER BY s;");
+    Stmt q(rd_, "SELECT host || '/' || board AS s FROM boards UNION SELECT host || '/' || board FROM games ORDER BY s;");
     while (q.step() == SQLITE_ROW) out.push_back(q.text(0));
     return out;
 }
 
 std::optional<daemon::StoredGame> HallStore::load(const std::string& host, const std::string& game) const {
-    std::lock_guard lock(mutex_);
-    Stmt q(db_, "SELECT board, start_fen, result, termination, confirmed, ended FROM games WHERE host = ?1 AND game = ?2;");
+    std::lock_guard lock(read_mutex_);
+    Stmt q(rd_, "SELECT board, start_fen, result, termination, confirmed, ended FROM games WHERE host = ?1 AND game = ?2;");
     q.bind(1, host).bind(2, game);
     if (q.step() != SQLITE_ROW) return std::nullopt;
     daemon::StoredGame g;
@@ -434,7 +469,7 @@ std::optional<daemon::StoredGame> HallStore::load(const std::string& host, const
     g.termination = q.text(3);
     g.confirmed = q.integer(4) != 0;
     g.ended = q.integer(5) != 0;
-    Stmt m(db_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms FROM moves WHERE host = ?1 AND game = ?2 "
+    Stmt m(rd_, "SELECT ply, san, uci, fen, completed, white_ms, black_ms FROM moves WHERE host = ?1 AND game = ?2 "
                 "ORDER BY ply;");
     m.bind(1, host).bind(2, game);
     while (m.step() == SQLITE_ROW) {
@@ -451,21 +486,21 @@ std::optional<daemon::StoredGame> HallStore::load(const std::string& host, const
 }
 
 std::int64_t HallStore::duplicates() const {
-    std::lock_guard lock(mutex_);
-    Stmt q(db_, "SELECT value FROM counters WHERE name = 'duplicates';");
+    std::lock_guard lock(read_mutex_);
+    Stmt q(rd_, "SELECT value FROM counters WHERE name = 'duplicates';");
     return q.step() == SQLITE_ROW ? q.integer(0) : 0;
 }
 
 int HallStore::alert_count(const std::string& host, const std::string& board) const {
-    std::lock_guard lock(mutex_);
-    Stmt q(db_, "SELECT COUNT(*) FROM alerts WHERE host = ?1 AND board = ?2;");
+    std::lock_guard lock(read_mutex_);
+    Stmt q(rd_, "SELECT COUNT(*) FROM alerts WHERE host = ?1 AND board = ?2;");
     q.bind(1, host).bind(2, board);
     return q.step() == SQLITE_ROW ? static_cast<int>(q.integer(0)) : 0;
 }
 
 std::string HallStore::host_status(const std::string& host) const {
-    std::lock_guard lock(mutex_);
-    Stmt q(db_, "SELECT status FROM hosts WHERE host = ?1;");
+    std::lock_guard lock(read_mutex_);
+    Stmt q(rd_, "SELECT status FROM hosts WHERE host = ?1;");
     q.bind(1, host);
     return q.step() == SQLITE_ROW ? q.text(0) : std::string();
 }

@@ -3,10 +3,27 @@
 // and results that the hall's hosts published over MQTT (interfaces.md, "The tournament hall"),
 // and the queue of the lichess push.
 //
-// ingest() records one MQTT message in one transaction and returns once it is on disk: the hub
-// calls it from the MQTT client's message callback, before the QoS 1 PUBACK, so that the broker
-// forgets only what is committed (a kill -9 loses nothing the broker delivered).
+// Group commit (docs/hall.md, "Group commit"): stage() applies one MQTT message inside the open
+// transaction (a batch), commit() commits the batch with synchronous=FULL; the hub commits every
+// ~100 ms, at 1,000 staged messages, and at once when a message must be durable before its
+// acknowledgement (must_commit(), below). Readers (games(), load(), ...) have a connection of
+// their own and see only what is committed: the broadcast never shows a move that a crash could
+// take back. ingest() is stage() and commit() in one.
 //
+// Why acknowledging a staged message is safe, and when it is not. libmosquitto sends a QoS 1
+// PUBACK when the message callback returns (mqtt/client.hpp), and the broker then forgets the
+// message; a kill -9 of the hub loses the open batch:
+// - a message that names its outbox row (eboardd --mqtt-confirm) is kept by its host until the
+//   hub's `received` mark covers it, and the mark is published only for rows committed (the hub
+//   publishes after commit() returns): a staged row lost in a crash is not covered and the host
+//   sends it again (in order, from its first uncovered row). Such messages are acknowledged
+//   before their commit;
+// - a message without a row (a host without --mqtt-confirm, a host's status) has no one to send
+//   it again: must_commit() turns true and the hub commits before the callback returns, that
+//   is before its PUBACK, as every message was committed before;
+// - a row that starts a host's mark (the first row of a host, or of another outbox) is committed
+//   before its PUBACK too: lost in a crash, the mark would start at a later row after the
+//   restart and cover rows that were never committed.
 // De-duplication (the contract: by host, board, game, ply, status): a MOVE whose (game, ply,
 // status) is stored with the same move is a duplicate; a MOVE at a stored ply with another move
 // replaces the line from that ply (a made move replaced before completion; the notes on events
@@ -17,7 +34,7 @@
 // outbox row (eboardd --mqtt-confirm) at or below the host's `received` mark is a duplicate as a
 // whole, whatever its class: every row up to the mark is committed (daemon::next_mark()).
 //
-// Thread-safe: every member locks the one connection.
+// Thread-safe: the writer's members lock the writing connection, the readers' their own.
 #pragma once
 
 #include "base/expected.hpp"
@@ -37,7 +54,7 @@ struct sqlite3;
 
 namespace eboard::hub {
 
-/// What one message did to the store.
+/// What one message did to the store (staged: committed with the batch).
 struct Ingested {
     bool changed = false;   ///< the hall's games or boards changed (a PGN or an index may differ)
     bool duplicate = false; ///< the store held it already (a resend)
@@ -84,10 +101,23 @@ class HallStore {
     HallStore& operator=(const HallStore&) = delete;
 
     /// Records the message `payload` received on `topic` (`eboard/v1/<host>/<board>/<class>`,
-    /// `.../state`, `eboard/v1/<host>/status`) at `now_ms`, committed when it returns. A payload
-    /// that is not the contract's (bad JSON, an unknown class) is an Error and changes nothing;
-    /// a failed commit is an Error too.
+    /// `.../state`, `eboard/v1/<host>/status`) at `now_ms`, committed when it returns: stage()
+    /// and commit(). A payload that is not the contract's (bad JSON, an unknown class) is an
+    /// Error and changes nothing; a failed commit is an Error too.
     Expected<Ingested> ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms);
+    /// Applies the message as ingest() does inside the open batch (beginning one); readers see
+    /// it after commit(). A message that is not the contract's is an Error and is undone alone
+    /// (its row still moves the host's mark); an Error starting with "hub store:" is the
+    /// store's own (the batch is then left to a crash: not committed).
+    Expected<Ingested> stage(std::string_view topic, std::string_view payload, std::int64_t now_ms);
+    /// Commits the open batch: true when one was committed, false when none was open. An Error
+    /// (the disk failed): the batch is rolled back, as a crash would lose it.
+    Expected<bool> commit();
+    /// The number of messages staged in the open batch (0 when none is open).
+    [[nodiscard]] std::size_t staged() const;
+    /// Whether the open batch holds a message that must be committed before it is acknowledged
+    /// (the header: no outbox row, or a row that starts a host's mark).
+    [[nodiscard]] bool must_commit() const;
 
     /// Every game, in the order the hub first saw them.
     [[nodiscard]] std::vector<GameRow> games() const;
@@ -118,14 +148,19 @@ class HallStore {
     Expected<bool> push_failed(const PushItem& item, std::int64_t due_ms);
 
   private:
-    explicit HallStore(sqlite3* db) : db_(db) {}
+    HallStore(sqlite3* db, sqlite3* reader) : db_(db), rd_(reader) {}
     Expected<bool> exec(const char* sql) const;
     [[nodiscard]] std::optional<daemon::ReceivedMark> received_mark(const std::string& host) const;
     Expected<bool> set_received(const daemon::ReceivedMark& mark);
     Expected<Ingested> apply(std::string_view topic, std::string_view payload, std::int64_t now_ms);
 
-    mutable std::mutex mutex_;
-    sqlite3* db_ = nullptr;
+    mutable std::mutex mutex_; // guards db_ and the batch
+    sqlite3* db_ = nullptr;    // the writer: the batch, the push queue
+    bool open_ = false;        // a batch is open (BEGIN IMMEDIATE done)
+    std::size_t staged_ = 0;   // messages in it
+    bool commit_now_ = false;  // must_commit()
+    mutable std::mutex read_mutex_; // guards rd_
+    sqlite3* rd_ = nullptr;         // the readers: what is committed
 };
 
 } // namespace eboard::hub

@@ -1,8 +1,10 @@
 // The hub's store and views (hub/store.hpp, hub/hall.hpp, hub/pairings.hpp) fed with the
 // contract's messages: duplicates and out-of-order resends, a made move replaced, a takeback, an
-// illegal move that stood (A.5.2), the DGT kings-in-the-centre signal, pairings, index.json.
+// illegal move that stood (A.5.2), the DGT kings-in-the-centre signal, pairings, index.json, the
+// group commit's staged batch.
 #include "hall_fixture.hpp"
 
+#include "daemon/hall_topics.hpp"
 #include "daemon/pgn_export.hpp"
 #include "hub/hall.hpp"
 #include "hub/pairings.hpp"
@@ -284,4 +286,61 @@ TEST_CASE("alerts are kept once, a host's status, and a message that is not the 
     CHECK_FALSE(store->ingest("eboard/v1/pi1/t1/move", "{not json", 1));
     CHECK_FALSE(store->ingest("eboard/v1/pi1/t1/move", "{\"board\":\"t1\",\"game\":\"g\"}", 1));
     CHECK(store->games().size() == 0);
+}
+
+TEST_CASE("group commit: staged rows are seen only after the commit, and what has no other copy is committed first") {
+    eboard::test::TempDir dir("eboard-hub-batch");
+    auto store = open_store(dir);
+    const auto plies = plies_of(real_game("kasparov-deep-blue-1997.pgn"), 6);
+    const auto msgs = game_messages("pi1", "t1", "g1", plies);
+    // As eboardd --mqtt-confirm sends them: each message names its outbox row 1, 2, 3, ...
+    std::vector<Msg> rows;
+    for (std::size_t i = 0; i < msgs.size(); ++i)
+        rows.push_back({msgs[i].topic, eboard::daemon::with_outbox_seq(msgs[i].payload, "0123456789abcdef",
+                                                                       static_cast<std::int64_t>(i + 1))});
+    auto moves = [&store] {
+        const auto g = store->load("pi1", "g1");
+        return g ? static_cast<int>(g->moves.size()) : -1;
+    };
+    auto mark = [&store] {
+        const auto m = store->received_marks();
+        return m.empty() ? std::int64_t{0} : m.front().seq;
+    };
+    // The host's first row starts its mark: committed before its PUBACK.
+    REQUIRE(store->stage(rows[0].topic, rows[0].payload, 1'764'000'000'000));
+    CHECK(store->must_commit());
+    REQUIRE(store->commit());
+    CHECK(mark() == 1);
+    // The following rows wait for the batch: neither the readers nor the mark see them.
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        REQUIRE(store->stage(rows[i].topic, rows[i].payload, 1'764'000'000'000));
+        CHECK_FALSE(store->must_commit());
+    }
+    CHECK(store->staged() == rows.size() - 1);
+    CHECK(moves() == 0);
+    CHECK(mark() == 1);
+    REQUIRE(store->commit());
+    CHECK(store->staged() == 0);
+    CHECK(moves() == static_cast<int>(plies.size()));
+    CHECK(mark() == static_cast<std::int64_t>(rows.size()));
+    // A message without a row (a host without --mqtt-confirm, a status) has no other copy.
+    REQUIRE(store->stage("eboard/v1/pi1/status", "online", 1'764'000'000'000));
+    CHECK(store->must_commit());
+    REQUIRE(store->commit());
+    CHECK(store->host_status("pi1") == "online");
+    // A row of another outbox (the host's store made anew) starts the mark again.
+    const auto other = game_messages("pi1", "t1", "g2", {});
+    REQUIRE(store->stage(other[0].topic, eboard::daemon::with_outbox_seq(other[0].payload, "fedcba9876543210", 1),
+                         1'764'000'000'000));
+    CHECK(store->must_commit());
+    REQUIRE(store->commit());
+    // A staged batch that is never committed is gone, as after a crash.
+    const auto third = game_messages("pi1", "t1", "g3", {});
+    REQUIRE(store->stage(third[0].topic, eboard::daemon::with_outbox_seq(third[0].payload, "fedcba9876543210", 2),
+                         1'764'000'000'000));
+    CHECK_FALSE(store->must_commit());
+    store.reset();
+    store = open_store(dir);
+    CHECK_FALSE(store->load("pi1", "g3"));
+    CHECK(moves() == static_cast<int>(plies.size()));
 }

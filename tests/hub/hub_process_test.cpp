@@ -395,3 +395,50 @@ TEST_CASE("/live/tournament.trf of a round robin played through the broker reads
     rr::check_standings(trf.body, (state.path / "tournament.trf").string());
     CHECK(http_get("127.0.0.1", hub.port, "/live/tournament.trf", trf.etag).status == 304);
 }
+
+TEST_CASE("eboard-hub killed -9 while a batch is open (moves staged, not committed): nothing lost, nothing doubled") {
+    // Group commit (docs/hall.md): the hub acknowledges a row of an eboardd --mqtt-confirm host
+    // before it commits it, and publishes the host's mark only after the commit. A batch that
+    // never commits by time or size here: only the host's first row (it starts the mark) and its
+    // status (no row) are committed at once.
+    MosquittoBroker broker;
+    TempDir state("eboard-hub-state");
+    auto hub = std::make_unique<Hub>(broker, state.path.string(),
+                                     std::vector<std::string>{"--commit-ms", "3600000", "--commit-max", "1000000"});
+    auto status = [&hub] {
+        const Got g = http_get("127.0.0.1", hub->port, "/status.json");
+        return g.status == 200 ? nlohmann::json::parse(g.body) : nlohmann::json::object();
+    };
+    auto wait_status = [&status](auto pred) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        for (;;) {
+            auto s = status();
+            if (pred(s)) return s;
+            if (std::chrono::steady_clock::now() > deadline) return nlohmann::json();
+            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // polling the server
+        }
+    };
+    TempDir host("eboard-hub-batch");
+    HallHost pi1(host.path, broker, "pi1",
+                 {{"t1", "kasparov-deep-blue-1997.pgn"}, {"t2", "nepomniachtchi-liren-game1.pgn"}});
+    // Some 15 plies staged (about 7 messages a ply), acknowledged to the broker, not committed;
+    // then two rounds of the hub's mark publishing, so that a mark published before the commit
+    // would have reached the host (and removed its rows).
+    const auto staged = wait_status([](const nlohmann::json& s) { return s.value("open", 0) >= 100; });
+    REQUIRE(staged.is_object());
+    const auto flushes = staged.value("mark_flushes", 0);
+    const auto later = wait_status([flushes](const nlohmann::json& s) { return s.value("mark_flushes", 0) >= flushes + 2; });
+    REQUIRE(later.is_object());
+    CHECK(later.value("open", 0) >= 100);
+    // The broadcast shows only what is committed: no ply yet.
+    for (std::size_t board : {0U, 1U}) CHECK(hub->plies(board) <= 0);
+    hub->kill9();
+    hub = std::make_unique<Hub>(broker, state.path.string());
+    // The host sends again what no mark covers; the hub then has every ply of both games.
+    const int last1 = static_cast<int>(eboard::test::sans_of(eboard::test::source_game("kasparov-deep-blue-1997.pgn")).size());
+    const int last2 = static_cast<int>(eboard::test::sans_of(eboard::test::source_game("nepomniachtchi-liren-game1.pgn")).size());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while ((hub->plies(0) != last1 || hub->plies(1) != last2) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50)); // polling the server, as a broadcaster does
+    pi1.check_hub_has_every_game(*hub);
+}

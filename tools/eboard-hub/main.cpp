@@ -1,12 +1,14 @@
 // eboard-hub: the tournament hall's hub (docs/hub.md, eboard-hub(8); interfaces.md, "The
 // tournament hall"). Subscribes to the hall's MQTT topics with a persistent session, records
-// every message in its store before the broker's PUBACK, serves /live/ over HTTP and pushes the
-// rounds' PGN to lichess.
+// the messages in its store by group commit (hub/group_commit.hpp: what has no other copy is
+// committed before the broker's PUBACK), serves /live/ over HTTP and pushes the rounds' PGN to
+// lichess.
 #include "daemon/log.hpp"
 #include "daemon/notify.hpp"
 #include "daemon/small_file.hpp"
 #include "console/auth.hpp"
 #include "hub/console.hpp"
+#include "hub/group_commit.hpp"
 #include "hub/hall.hpp"
 #include "hub/http_server.hpp"
 #include "hub/pairings.hpp"
@@ -18,14 +20,17 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 namespace po = boost::program_options;
 using namespace eboard;
@@ -56,22 +61,42 @@ std::string default_state_dir() {
     return s && *s ? std::string(s) : std::string("/var/lib/eboard-hub");
 }
 
-// Publishes the `received` marks every 100 ms on the loop (hub/received.hpp) while it runs.
-class MarkFlusher {
+// Exits at once when the store failed to commit: nothing of the batch may be acknowledged or
+// marked. The broker delivers again what it has not acknowledged, the hosts send again what no
+// mark covers; systemd starts the hub again.
+[[noreturn]] void exit_uncommitted(const std::string& why) {
+    log_error(why + "; exiting before acknowledging what is not committed");
+    std::_Exit(1);
+}
+
+// On the loop every `period` (100 ms at most) while it runs: commits a batch that is due (an idle
+// hall), then publishes the `received` marks that commits moved (hub/received.hpp: the latest
+// of each host); counts its rounds.
+class CommitTimer {
   public:
-    MarkFlusher(boost::asio::io_context& io, hub::ReceivedMarks& marks) : timer_(io), marks_(marks) { arm(); }
+    CommitTimer(boost::asio::io_context& io, std::chrono::milliseconds period, hub::GroupCommit& group,
+                hub::ReceivedMarks& marks)
+        : timer_(io), period_(period), group_(group), marks_(marks) {
+        arm();
+    }
+    [[nodiscard]] std::int64_t rounds() const { return rounds_; }
 
   private:
     void arm() {
-        timer_.expires_after(std::chrono::milliseconds(100));
+        timer_.expires_after(period_);
         timer_.async_wait([this](const boost::system::error_code& ec) {
             if (ec) return;
+            if (auto ok = group_.commit_due(); !ok) exit_uncommitted(ok.error().message);
             marks_.flush();
+            ++rounds_;
             arm();
         });
     }
     boost::asio::steady_timer timer_;
+    std::chrono::milliseconds period_;
+    hub::GroupCommit& group_;
     hub::ReceivedMarks& marks_;
+    std::int64_t rounds_ = 0;
 };
 
 int run(const po::variables_map& vm) {
@@ -170,30 +195,48 @@ int run(const po::variables_map& vm) {
         marks.all((*store)->received_marks()); // the broker may have lost the retained ones
     };
     cb.disconnected = [](const std::string& why) { log_warning("mqtt: " + why); };
+    // What a commit made durable: the marks (published by the loop's timer), the console, the
+    // lichess push (once per round and commit).
+    hub::GroupCommitOptions gco;
+    gco.interval = std::chrono::milliseconds(std::max(1, vm["commit-ms"].as<int>()));
+    gco.max_messages = static_cast<std::size_t>(std::max(1, vm["commit-max"].as<int>()));
+    hub::GroupCommit group(**store, gco, [&](const hub::GroupCommit::Batch& batch) {
+        std::set<int> rounds;
+        for (const auto& [m, r] : batch) {
+            console.ingested(m, r);
+            if (r.received) marks.note(*r.received);
+            if (pusher && r.changed && !r.game.empty())
+                if (auto round = hall.round_of(r.host, r.game)) rounds.insert(*round);
+        }
+        for (int round : rounds) pusher->changed(round);
+    });
     cb.message = [&](const mqtt::Message& m) {
         if (console.take(m)) return; // an arbiter's request or its reply: not the hall's record
-        auto r = (*store)->ingest(m.topic, m.payload, hub::now_ms());
+        auto r = group.take(m, hub::now_ms());
         if (!r) {
-            if (r.error().message.rfind("hub store:", 0) == 0) {
-                // Not committed: no PUBACK may follow. Exiting here leaves the message with the
-                // broker's session; systemd starts the hub again and it is delivered again.
-                log_error(r.error().message + "; exiting before acknowledging the message");
-                std::_Exit(1);
-            }
+            // Not committed: no PUBACK may follow. Exiting here leaves the message with the
+            // broker's session; systemd starts the hub again and it is delivered again.
+            if (r.error().message.rfind("hub store:", 0) == 0) exit_uncommitted(r.error().message);
             log_warning("mqtt: " + m.topic + ": " + r.error().message + " (ignored)");
-            return;
         }
-        console.ingested(m, *r);
-        if (r->received) marks.note(*r->received);
-        if (pusher && r->changed && !r->game.empty())
-            if (auto round = hall.round_of(r->host, r->game)) pusher->changed(*round);
     };
     mqtt::Client client(mo, cb);
     console.attach(client);
     mqtt_client = &client;
     client.subscribe("eboard/v1/#", 1);
     client.start();
-    MarkFlusher flusher(io, marks);
+    CommitTimer commit_timer(io, std::min(gco.interval, std::chrono::milliseconds(100)), group, marks);
+    // The group commit's counters, for monitoring (and the tests: a batch open, not committed).
+    (*server)->web().get("/status.json", [&group, &commit_timer](const web::Request&) {
+        const auto s = group.stats();
+        web::Response out;
+        out.body = nlohmann::json{{"staged", s.staged}, {"committed", s.committed}, {"commits", s.commits},
+                                  {"open", s.open}, {"last_commit_ms", s.last_commit_ms},
+                                  {"mark_flushes", commit_timer.rounds()}}
+                       .dump();
+        out.headers.emplace_back("Cache-Control", "no-cache");
+        return out;
+    });
 
     boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
     std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
@@ -227,6 +270,7 @@ int run(const po::variables_map& vm) {
     eboard::daemon::notify_ready("listening on " + where + ", mqtt " + mqtt::redacted(*url));
     io.run();
     client.stop();
+    if (auto ok = group.commit(); !ok) log_error(ok.error().message); // a clean stop keeps the open batch
     if (pusher) pusher->stop();
     return 0;
 }
@@ -246,6 +290,9 @@ int main(int argc, char** argv) try {
          "the fixed client id of the persistent session (one per hub)")
         ("http", po::value<std::string>()->default_value("127.0.0.1:8080"), "listen on ADDR:PORT only (/live/ and the arbiters' console)")
         ("arbiter-password-file", po::value<std::string>(), "the arbiters' console password: the file's first line (mode 600); without it the console is read-only")
+        ("commit-ms", po::value<int>()->default_value(100),
+         "group commit: commit the hall's messages at most MS after the first of a batch (docs/hall.md)")
+        ("commit-max", po::value<int>()->default_value(1000), "group commit: commit at once when a batch holds N messages")
         ("state-dir", po::value<std::string>(), "the hub's store (default $STATE_DIRECTORY, else /var/lib/eboard-hub)")
         ("pairings", po::value<std::string>(), "pairings CSV: round,board,source,white,black[,white_fide_id,black_fide_id]; reread on SIGHUP")
         ("event", po::value<std::string>()->default_value(""), "the PGN Event tag")
