@@ -114,6 +114,16 @@ class SharedFacts {
         }
         return reach_ok_ ? &regions_ : nullptr;
     }
+    /// The regions of reach_regions() with the stalemate filter on the king of colour c, or
+    /// nullptr where that analysis cannot conclude.
+    const std::array<MateRegions, 2>* filtered_regions(Color c) {
+        const std::size_t i = c == Color::White ? 0 : 1;
+        if (!filtered_done_[i]) {
+            filtered_done_[i] = true;
+            filtered_ok_[i] = reach_regions(pos_, filtered_[i], c);
+        }
+        return filtered_ok_[i] ? &filtered_[i] : nullptr;
+    }
 
   private:
     const Position& pos_;
@@ -122,6 +132,9 @@ class SharedFacts {
     bool reach_done_ = false;
     bool reach_ok_ = false;
     std::array<MateRegions, 2> regions_;
+    std::array<bool, 2> filtered_done_{};
+    std::array<bool, 2> filtered_ok_{};
+    std::array<std::array<MateRegions, 2>, 2> filtered_;
 };
 
 /// The static part of every mode: a mate or stalemate on the board, material, locked pawns,
@@ -141,9 +154,17 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     const Bitboard rammed = (pos.pieces(Color::White, PieceType::Pawn) << 8) &
                             pos.pieces(Color::Black, PieceType::Pawn);
     if (mode != WinnableMode::Full && rammed == 0) return Winnability::Undetermined;
+    const std::size_t as_attacker = side == Color::White ? 0 : 1;
     const auto* regions = facts.regions();
-    if (regions != nullptr && !mate_fits((*regions)[side == Color::White ? 0 : 1]))
-        return Winnability::Unwinnable;
+    if (regions != nullptr && !mate_fits((*regions)[as_attacker])) return Winnability::Unwinnable;
+    if (mode != WinnableMode::Full) return Winnability::Undetermined;
+    // Full mode: again with either king kept off the squares where its move stalemates the
+    // other side (a king boxed in behind its pawns: rules/winnable_reach.cpp).
+    for (const Color c : {Color::White, Color::Black}) {
+        const auto* filtered = facts.filtered_regions(c);
+        if (filtered != nullptr && !mate_fits((*filtered)[as_attacker]))
+            return Winnability::Unwinnable;
+    }
     return Winnability::Undetermined;
 }
 

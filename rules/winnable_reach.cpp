@@ -20,6 +20,7 @@
 // square of m that the king may stand on attacked by the attacker or filled by a defending
 // piece that can reach it, one piece a square.
 #include <array>
+#include <optional>
 
 #include "rules/winnable_detail.hpp"
 
@@ -75,9 +76,61 @@ void make_mate_regions(const std::array<Unit, 32>& units, std::size_t n,
     }
 }
 
+/// The stalemate filter (after CHA's saturation): the squares t that the king of colour c may
+/// not be counted as entering, because its move there would end the game in a stalemate of the
+/// other side. Sound at the fixpoint, by this argument. Let the other side's non-king pieces
+/// all have regions of one square (they never move, in any position the regions allow: their
+/// growth rules over-approximate their legal moves and do not look at the moving king), and let
+/// K be the other king's region, which no filter narrows (the filter is applied to one king
+/// only), so K holds every square that king could step to. If c's king steps to t, the other
+/// side is to move: its pieces cannot move, its king stands on a square of K not next to t and
+/// may only step to squares of K not next to t; if K has at most one square neither t nor next
+/// to t, that is the king's own square, and the other side has no legal move. The move to t
+/// then ends the game in a stalemate, unless it gives check: a king move checks only by
+/// uncovering a line, which needs a slider of c on a line through the king's source square s
+/// (any square next to t that no permanent piece holds) that also meets K, with only squares
+/// no permanent piece holds between; t is then not filtered. Whatever follows a move to t
+/// never happens (the game is over), so the king's region need not hold t. Everything the
+/// filter reads only weakens as regions grow and P shrinks (more squares in K, a piece that
+/// may move, longer lines), so the filtered set only shrinks and the fixpoint stays monotone.
+Bitboard stalemating_squares(const std::array<Unit, 32>& units, std::size_t n, Color c,
+                             Bitboard permanent) noexcept {
+    Bitboard other_king = 0, diagonal = 0, straight = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Unit& u = units[i];
+        if (u.color != c) {
+            if (u.type == PieceType::King) other_king = u.region;
+            else if (u.region != bit(u.square)) return 0;  // the other side may move a piece
+            continue;
+        }
+        if (u.type == PieceType::Bishop || u.type == PieceType::Queen) diagonal |= u.region;
+        if (u.type == PieceType::Rook || u.type == PieceType::Queen) straight |= u.region;
+    }
+    // A king covers at most 9 squares of K (its own and its neighbours).
+    if (popcount(other_king) > 10) return 0;
+    Bitboard filtered = 0;
+    for (Bitboard ts = king_spread(king_spread(other_king)) & ~other_king; ts;) {
+        const int t = pop_lsb(ts);
+        const Bitboard covered = king_spread(bit(t)) | bit(t);
+        if (popcount(other_king & ~covered) > 1) continue;
+        const Bitboard blockers = permanent | bit(t);
+        bool uncovers = false;
+        for (Bitboard ss = king_spread(bit(t)) & ~permanent; ss && !uncovers;) {
+            const int s = pop_lsb(ss);
+            const Bitboard d = bishop_attacks(s, blockers);
+            const Bitboard r = rook_attacks(s, blockers);
+            uncovers = ((d & other_king) != 0 && (d & diagonal) != 0) ||
+                       ((r & other_king) != 0 && (r & straight) != 0);
+        }
+        if (!uncovers) filtered |= bit(t);
+    }
+    return filtered;
+}
+
 } // namespace
 
-bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexcept {
+bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
+                   std::optional<Color> stalemate_filter) noexcept {
     if (pos.ep_square().valid()) return false;
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
@@ -145,6 +198,13 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexce
             }
         }
 
+        // Squares the filtered king may not enter (stalemating_squares()), from the regions as
+        // they stand at the start of the round.
+        std::array<Bitboard, 2> stalemating{};
+        if (stalemate_filter)
+            stalemating[*stalemate_filter == Color::White ? 0 : 1] =
+                stalemating_squares(units, n, *stalemate_filter, permanent);
+
         // Each region is grown to its own fixpoint given what is known now (P and the other
         // regions as they stand); the outer loop repeats until nothing changes at all.
         bool changed = false;
@@ -169,7 +229,7 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexce
                 break;
             }
             case PieceType::King: {
-                const Bitboard open = ~fixed_attacks[them] & allowed;
+                const Bitboard open = ~fixed_attacks[them] & allowed & ~stalemating[ci];
                 for (;;) {
                     const Bitboard grown = u.region | (king_spread(u.region) & open);
                     if (grown == u.region) break;

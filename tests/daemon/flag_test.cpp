@@ -139,15 +139,15 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 }
 
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
-    // After Kh3-h4 White (K h4, pawns f3 g2 h5) faces three dark bishops behind locked pawns:
-    // neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full mode
-    // spends its whole CPU guard (0.45 s) on the worker.
-    OneFlagBoard rig("8/8/3b3p/5p1P/3b1p2/5PpK/6P1/5kb1 w - - 0 60");
+    // After Kb1-a1, White's king, knight and two dark bishops face a locked chain that
+    // captures could open: neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full
+    // mode spends its whole CPU guard (0.45 s) on the worker.
+    OneFlagBoard rig("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/1K6 w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
     using Clock = std::chrono::steady_clock;
     const auto pressed = Clock::now();
-    rig.move_and_press("h3", "h4");
+    rig.move_and_press("b1", "a1");
     // A request every 5 ms (the ALERT awaited in between) until the ALERT is out; a loop that
     // ran the search itself would leave a gap between two replies as long as the search.
     auto last = Clock::now();

@@ -4,8 +4,10 @@
 // mode, and full mode's larger budgets under the 1 s bound.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
@@ -113,10 +115,42 @@ TEST_CASE("5.2.2 full mode within a CPU bound: the same answers where it has the
     CHECK(can_checkmate(locked, Color::White, WinnableMode::Quick) == Winnability::Undetermined);
     CHECK(can_checkmate_within(locked, Color::White, 1.0) == Winnability::Unwinnable);
     CHECK(can_checkmate_within(locked, Color::White, 0.0) == Winnability::Undetermined);
-    // Three dark bishops behind locked pawns: undecided in full mode, which spends its guard;
-    // a bound of 20 ms stops it that soon (on the thread's CPU time).
-    const Position bishops = composed("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - -");
+    // Knights, bishops and kings behind locked chains (ground truth '--' with White to move):
+    // undecided in full mode, which spends its guard; a bound of 20 ms stops it that soon (on
+    // the thread's CPU time).
+    const Position bishops = composed("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 b - -");
     const double t0 = winnable_detail::thread_cpu_seconds();
     CHECK(can_checkmate_within(bishops, Color::White, 0.02) == Winnability::Undetermined);
     CHECK(winnable_detail::thread_cpu_seconds() - t0 < 0.2);
+}
+
+TEST_CASE("5.2.2 a king boxed in behind its pawns: a king move that stalemates it never happens") {
+    // White: K h3/h4 behind f3 g2 h5, nothing else can move. Black's king could take g2 (or
+    // stand on h2) and cover h3 only with White's king on h4, and that move stalemates White.
+    // Without the stalemate filter the black king's region holds g2, the g-pawns run and the
+    // analysis proves nothing; with it, neither side can mate (ground truth '--').
+    for (const char* fen : {"8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - -",
+                            "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 w - -",
+                            "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - -"}) {
+        INFO(fen);
+        const Position pos = composed(fen);
+        std::array<MateRegions, 2> mate;
+        CHECK_FALSE(winnable_detail::reach_regions(pos, mate));
+        REQUIRE(winnable_detail::reach_regions(pos, mate, Color::Black));
+        CHECK_FALSE(winnable_detail::mate_fits(mate[0]));
+        CHECK_FALSE(winnable_detail::mate_fits(mate[1]));
+        CHECK(label(fen, WinnableMode::Quick) == "??");
+        CHECK(label(fen, WinnableMode::Full) == "--");
+    }
+    // The filter must not hide a mate: a king move that uncovers a check is not filtered, and
+    // positions of the same family where a side can mate stay decided for it (ground truth).
+    for (const auto& [fen, truth] : {std::pair{"8/7p/k4p1P/3b1p1K/5Pp1/6P1/6P1/8 w - -", "WB"},
+                                     std::pair{"1k6/2b3p1/5pP1/5p1K/5Pp1/6P1/8/8 w - -", "WB"}}) {
+        INFO(fen);
+        CHECK(label(fen, WinnableMode::Full) == truth);
+    }
+    // A black rook: where the black king stepping off h2 would uncover its check, h2 is
+    // not filtered; the mate (Rh1 against K h3) is found.
+    CHECK(can_checkmate(composed("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kr1 b - -"), Color::Black,
+                        WinnableMode::Full) == Winnability::Winnable);
 }
