@@ -141,7 +141,7 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
     // After Kb1-a1, White's king, knight and two dark bishops face a locked chain that
     // captures could open: neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full
-    // mode spends its whole CPU guard (0.45 s) on the worker.
+    // mode spends its whole CPU guard (0.4 s) on the worker.
     OneFlagBoard rig("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/1K6 w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
