@@ -6,9 +6,9 @@
 //   repeat until nothing changes:
 //     - grow each region by the moves possible from any of its squares when only the pieces of
 //       P are known to be on the board (P pieces of the own side block; those of the other side
-//       block sliders but may be captured; a king never enters a square attacked by a P pawn or
-//       next to a P king of the other side; a pawn captures only onto a square some enemy piece
-//       may reach);
+//       block sliders but may be captured; a king never enters a square a P piece of the
+//       other side attacks for good (pawns and kings; other pieces along lines no region
+//       crosses); a pawn captures only onto a square some enemy piece may reach);
 //     - P keeps a piece only if its region is still its own square and no enemy region holds it.
 // Regions only grow and P only shrinks, so this ends. At the fixpoint, by induction over any
 // sequence of legal moves, the P pieces stay where they are and every other piece stays inside
@@ -152,7 +152,7 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
     Bitboard permanent = pos.occupied();
     for (int round = 0;; ++round) {
         // What is known for the whole game, given P.
-        std::array<Bitboard, 2> fixed_attacks{};  // by P pawns and P kings, per colour
+        std::array<Bitboard, 2> fixed_attacks{};  // by P pieces, per colour
         std::array<Bitboard, 2> region_of{};      // union of regions of non-king pieces
         std::array<Bitboard, 2> fixed_king{};     // the king's square if the king is in P
         for (std::size_t i = 0; i < n; ++i) {
@@ -165,6 +165,19 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
                 fixed_attacks[ci] |= king_spread(bit(u.square));
                 fixed_king[ci] = bit(u.square);
             }
+        }
+        // A P knight, bishop, rook or queen attacks for good every square it attacks when
+        // every square some piece may ever stand on (a region square) is taken to be
+        // occupied: the squares between are then always empty. A king never steps there.
+        Bitboard maybe_occupied = 0;
+        for (std::size_t i = 0; i < n; ++i) maybe_occupied |= units[i].region;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unit& u = units[i];
+            if (u.type == PieceType::Pawn || u.type == PieceType::King ||
+                (permanent & bit(u.square)) == 0)
+                continue;
+            fixed_attacks[u.color == Color::White ? 0 : 1] |=
+                piece_attacks(u.type, u.square, maybe_occupied & ~bit(u.square));
         }
         std::array<Bitboard, 2> own_fixed{permanent & pos.pieces(Color::White),
                                           permanent & pos.pieces(Color::Black)};
