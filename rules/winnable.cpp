@@ -5,6 +5,7 @@
 #include "rules/winnable.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "rules/winnable_detail.hpp"
@@ -93,7 +94,8 @@ std::optional<Winnability> heavy_against_lone_king(const Position& pos, Color si
 /// the reachability analysis.
 class SharedFacts {
   public:
-    explicit SharedFacts(const Position& pos) : pos_(pos) {}
+    SharedFacts(const Position& pos, WinnableMode mode)
+        : pos_(pos), officer_guards_(mode == WinnableMode::Full) {}
     bool has_legal_move() {
         if (!has_move_) has_move_ = pos_.has_legal_move();
         return *has_move_;
@@ -110,31 +112,19 @@ class SharedFacts {
     const std::array<MateRegions, 2>* regions() {
         if (!reach_done_) {
             reach_done_ = true;
-            reach_ok_ = reach_regions(pos_, regions_);
+            reach_ok_ = reach_regions(pos_, regions_, std::nullopt, officer_guards_);
         }
         return reach_ok_ ? &regions_ : nullptr;
-    }
-    /// The regions of reach_regions() with the stalemate filter on the king of colour c, or
-    /// nullptr where that analysis cannot conclude.
-    const std::array<MateRegions, 2>* filtered_regions(Color c) {
-        const std::size_t i = c == Color::White ? 0 : 1;
-        if (!filtered_done_[i]) {
-            filtered_done_[i] = true;
-            filtered_ok_[i] = reach_regions(pos_, filtered_[i], c);
-        }
-        return filtered_ok_[i] ? &filtered_[i] : nullptr;
     }
 
   private:
     const Position& pos_;
+    bool officer_guards_;  ///< full mode: reach_regions() with its officer guards
     std::optional<bool> has_move_;
     std::optional<bool> forced_;
     bool reach_done_ = false;
     bool reach_ok_ = false;
     std::array<MateRegions, 2> regions_;
-    std::array<bool, 2> filtered_done_{};
-    std::array<bool, 2> filtered_ok_{};
-    std::array<std::array<MateRegions, 2>, 2> filtered_;
 };
 
 /// The static part of every mode: a mate or stalemate on the board, material, locked pawns,
@@ -161,8 +151,8 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     // Full mode: again with either king kept off the squares where its move stalemates the
     // other side (a king boxed in behind its pawns: rules/winnable_reach.cpp).
     for (const Color c : {Color::White, Color::Black}) {
-        const auto* filtered = facts.filtered_regions(c);
-        if (filtered != nullptr && !mate_fits((*filtered)[as_attacker]))
+        std::array<MateRegions, 2> filtered;
+        if (reach_regions(pos, filtered, c) && !mate_fits(filtered[as_attacker]))
             return Winnability::Unwinnable;
     }
     return Winnability::Undetermined;
@@ -212,7 +202,7 @@ Winnability decide(Position& pos, Color side, WinnableMode mode, SharedFacts& fa
 
 std::string label_of(Position& pos, WinnableMode mode) {
     std::string label(2, '?');
-    SharedFacts facts(pos);  // the searches restore pos before the other side's answer
+    SharedFacts facts(pos, mode);  // the searches restore pos before the other side's answer
     label[0] = winnability_letter(decide(pos, Color::White, mode, facts), Color::White);
     label[1] = winnability_letter(decide(pos, Color::Black, mode, facts), Color::Black);
     return label;
@@ -220,7 +210,7 @@ std::string label_of(Position& pos, WinnableMode mode) {
 
 /// One side's answer: the static analyses, then the searches within `guard_seconds` of CPU.
 Winnability answer(const Position& pos, Color side, WinnableMode mode, double guard_seconds) {
-    SharedFacts facts(pos);
+    SharedFacts facts(pos, mode);
     const Winnability w = decide_static(pos, side, mode, facts);
     if (w != Winnability::Undetermined) return w;
     Position work = pos.copy();

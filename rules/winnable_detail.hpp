@@ -109,8 +109,11 @@ struct MateRegions {
 /// rights, an en passant square, a pawn that may promote, more than 32 pieces).
 /// stalemate_filter: the king of that colour is not let onto squares where its move would
 /// stalemate the other side (a sound narrowing, rules/winnable_reach.cpp; one king at most).
+/// officer_guards: a king also keeps off squares that a knight, bishop, rook or queen that
+/// never moves guards for good (full mode; quick mode leaves it out for speed).
 [[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
-                                 std::optional<Color> stalemate_filter = std::nullopt) noexcept;
+                                 std::optional<Color> stalemate_filter = std::nullopt,
+                                 bool officer_guards = true) noexcept;
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 
