@@ -1,4 +1,4 @@
-// WinnabilityWorker: the full mode of can_checkmate() (rules/winnable.hpp, up to about 0.45 s
+// WinnabilityWorker: the full mode of can_checkmate() (rules/winnable.hpp, up to about 0.4 s
 // CPU a side) on a thread of its own, so that the event loop never waits for it (issue 25;
 // docs/architecture.md "Threads and timers"). The loop hands over a copy of the position and
 // the side; the answer comes back on the loop's thread, posted like the PGN writer's and the

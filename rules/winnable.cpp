@@ -5,6 +5,7 @@
 #include "rules/winnable.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "rules/winnable_detail.hpp"
@@ -52,16 +53,16 @@ constexpr int kForcedBound = 16;
 constexpr std::size_t kForcedPositions = 16;
 /// Full mode, in order: a helpmate search, a closure, a longer search pruned by the static
 /// analyses that goes on from the depth the first one reached. Measured at about 4 million
-/// moves a second, the three take about 0.25 s CPU together where none concludes.
+/// moves a second, the three take about 0.4 s CPU together where none concludes (the guard).
 constexpr std::uint64_t kFirstSearchNodes = 200'000;
 constexpr std::size_t kClosurePositions = 200'000;
-constexpr std::uint64_t kSecondSearchNodes = 2'000'000;
+constexpr std::uint64_t kSecondSearchNodes = 4'000'000;
 /// Moves made per closure position at most (a position has about 20 on average).
 constexpr std::uint64_t kClosureMovesPerPosition = 20;
-/// CPU-time guard per side, over all its searches (never reached at the measured speed): two
-/// sides stay under the 1 s of issue 25. CPU time, not wall time, so that the answers do not
-/// depend on the load of the machine.
-constexpr double kGuardSeconds = 0.45;
+/// CPU-time guard per side, over all its searches (reached by the second search where no
+/// search concludes): two sides stay under the 1 s of issue 25. CPU time, not wall time, so
+/// that the answers do not depend on the load of the machine.
+constexpr double kGuardSeconds = 0.4;
 
 /// Material a game can reach (FenMaterial::Reachable); only then is every MoveList safe.
 bool reachable_material(const Position& pos) {
@@ -93,7 +94,8 @@ std::optional<Winnability> heavy_against_lone_king(const Position& pos, Color si
 /// the reachability analysis.
 class SharedFacts {
   public:
-    explicit SharedFacts(const Position& pos) : pos_(pos) {}
+    SharedFacts(const Position& pos, WinnableMode mode)
+        : pos_(pos), officer_guards_(mode == WinnableMode::Full) {}
     bool has_legal_move() {
         if (!has_move_) has_move_ = pos_.has_legal_move();
         return *has_move_;
@@ -110,13 +112,14 @@ class SharedFacts {
     const std::array<MateRegions, 2>* regions() {
         if (!reach_done_) {
             reach_done_ = true;
-            reach_ok_ = reach_regions(pos_, regions_);
+            reach_ok_ = reach_regions(pos_, regions_, std::nullopt, officer_guards_);
         }
         return reach_ok_ ? &regions_ : nullptr;
     }
 
   private:
     const Position& pos_;
+    bool officer_guards_;  ///< full mode: reach_regions() with its officer guards
     std::optional<bool> has_move_;
     std::optional<bool> forced_;
     bool reach_done_ = false;
@@ -141,9 +144,17 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     const Bitboard rammed = (pos.pieces(Color::White, PieceType::Pawn) << 8) &
                             pos.pieces(Color::Black, PieceType::Pawn);
     if (mode != WinnableMode::Full && rammed == 0) return Winnability::Undetermined;
+    const std::size_t as_attacker = side == Color::White ? 0 : 1;
     const auto* regions = facts.regions();
-    if (regions != nullptr && !mate_fits((*regions)[side == Color::White ? 0 : 1]))
-        return Winnability::Unwinnable;
+    if (regions != nullptr && !mate_fits((*regions)[as_attacker])) return Winnability::Unwinnable;
+    if (mode != WinnableMode::Full) return Winnability::Undetermined;
+    // Full mode: again with either king kept off the squares where its move stalemates the
+    // other side (a king boxed in behind its pawns: rules/winnable_reach.cpp).
+    for (const Color c : {Color::White, Color::Black}) {
+        std::array<MateRegions, 2> filtered;
+        if (reach_regions(pos, filtered, c) && !mate_fits(filtered[as_attacker]))
+            return Winnability::Unwinnable;
+    }
     return Winnability::Undetermined;
 }
 
@@ -191,7 +202,7 @@ Winnability decide(Position& pos, Color side, WinnableMode mode, SharedFacts& fa
 
 std::string label_of(Position& pos, WinnableMode mode) {
     std::string label(2, '?');
-    SharedFacts facts(pos);  // the searches restore pos before the other side's answer
+    SharedFacts facts(pos, mode);  // the searches restore pos before the other side's answer
     label[0] = winnability_letter(decide(pos, Color::White, mode, facts), Color::White);
     label[1] = winnability_letter(decide(pos, Color::Black, mode, facts), Color::Black);
     return label;
@@ -199,7 +210,7 @@ std::string label_of(Position& pos, WinnableMode mode) {
 
 /// One side's answer: the static analyses, then the searches within `guard_seconds` of CPU.
 Winnability answer(const Position& pos, Color side, WinnableMode mode, double guard_seconds) {
-    SharedFacts facts(pos);
+    SharedFacts facts(pos, mode);
     const Winnability w = decide_static(pos, side, mode, facts);
     if (w != Winnability::Undetermined) return w;
     Position work = pos.copy();

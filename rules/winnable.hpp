@@ -15,7 +15,9 @@
 //   every flight square attacked or filled by a defending piece of its own (one piece a square,
 //   a matching) (rules/winnable_locked.cpp);
 // - a reachability fixpoint (regions of all pieces and the pieces that never move), with the
-//   same mate test, for structures that are not fully locked (rules/winnable_reach.cpp);
+//   same mate test, for structures that are not fully locked; in full mode also with a king
+//   kept off the squares where its move would stalemate the other side, whose other pieces
+//   cannot move (CHA's stalemate filter; rules/winnable_reach.cpp);
 // - a helpmate search (iterative deepening; moves that head for a mating corner cost no depth;
 //   a transposition table); a search that ends without hitting its limit has seen every
 //   reachable position, which proves Unwinnable (rules/winnable_search.cpp);
@@ -23,7 +25,7 @@
 //   (rules/winnable_closure.cpp).
 //
 // Modes and limits (issue 25). Budgets count moves made and positions; a guard on the thread's
-// CPU time (0.45 s a side) keeps any position under 1 s. docs/winnability.md has the figures
+// CPU time (0.4 s a side) keeps any position under 1 s. docs/winnability.md has the figures
 // and what eboard-winnable accepts (composed positions).
 // - Quick (= Static): the mate or stalemate on the board, material (K+Q or K+R against a lone
 //   king by a rule checked on every such position, docs/winnability.md), locked pawns, the
@@ -31,8 +33,8 @@
 //   most two legal moves (a forced line), a closure of 16 positions. No helpmate search:
 //   about 1.4 µs a position, 0.12 ms at most; the initial position is "??".
 // - Full: the above with the reachability analysis always, then a helpmate search of 200,000
-//   moves, a closure of 200,000 positions, and a helpmate search of 2,000,000 more moves,
-//   pruned by the static analyses, from the depth the first one reached: at most about 0.25 s
+//   moves, a closure of 200,000 positions, and a helpmate search of 4,000,000 more moves,
+//   pruned by the static analyses, from the depth the first one reached: at most about 0.4 s
 //   CPU a side where none concludes.
 // Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
 // counts, pawn structures that open only after sacrifices) can stay '?' in both modes.
@@ -57,7 +59,7 @@ enum class Winnability : std::uint8_t {
 /// How much work can_checkmate() may spend (see the top of this file).
 enum class WinnableMode : std::uint8_t {
     Quick,  ///< static analyses and a walk of forced lines (about 1.4 µs, <= 0.12 ms)
-    Full,   ///< + helpmate searches and a closure search (<= 0.45 s CPU a side, never 1 s)
+    Full,   ///< + helpmate searches and a closure search (<= 0.4 s CPU a side, never 1 s)
     /// The same analyses as Quick (which since issue 25 runs no helpmate search either): the
     /// reconstruction's check after every move, which acts only on Unwinnable.
     Static,
@@ -72,7 +74,7 @@ enum class WinnableMode : std::uint8_t {
                                         WinnableMode mode = WinnableMode::Quick);
 
 /// can_checkmate() in full mode within `cpu_seconds` of the calling thread's CPU time (the
-/// full mode's own guard, 0.45 s, at most; negative counts as 0): the same budgets, stopped
+/// full mode's own guard, 0.4 s, at most; negative counts as 0): the same budgets, stopped
 /// sooner. For a caller that must answer within a bound, e.g. eboardd's event loop
 /// (docs/winnability.md, "The daemon"). Undetermined where the bound stops the searches.
 [[nodiscard]] Winnability can_checkmate_within(const Position& pos, Color side, double cpu_seconds);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <ctime>
 #include <limits>
+#include <optional>
 #include <cstdint>
 
 #include "rules/bitboard.hpp"
@@ -106,7 +107,13 @@ struct MateRegions {
 /// pieces at their fixpoint, as the mate test of each side as the attacker needs them
 /// (mate[0]: White attacks). False if the analysis cannot conclude for either side (castling
 /// rights, an en passant square, a pawn that may promote, more than 32 pieces).
-[[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate) noexcept;
+/// stalemate_filter: the king of that colour is not let onto squares where its move would
+/// stalemate the other side (a sound narrowing, rules/winnable_reach.cpp; one king at most).
+/// officer_guards: a king also keeps off squares that a knight, bishop, rook or queen that
+/// never moves guards for good (full mode; quick mode leaves it out for speed).
+[[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
+                                 std::optional<Color> stalemate_filter = std::nullopt,
+                                 bool officer_guards = true) noexcept;
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 

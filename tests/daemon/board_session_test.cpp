@@ -67,11 +67,11 @@ TEST_CASE("5.1.2 a resignation is a draw when the winner cannot checkmate (2023)
 }
 
 TEST_CASE("5.1.2 a resignation where the full mode decides nothing stands, and its RESULT says undecided") {
-    // Black's king and bishops behind locked pawns (data/deadpos/chasolver_positions.txt '--'
+    // Rooks and bishops behind locked chains (data/deadpos/chasolver_positions.txt '--'
     // with White to move): the full mode within 50 ms CPU proves neither way whether Black
     // can checkmate, so White's resignation passes as a win for Black and says so.
     Fixture f;
-    REQUIRE(f.board->new_game("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 w - - 0 60", 0).has_value());
+    REQUIRE(f.board->new_game("1bB5/k7/r7/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - - 0 60", 0).has_value());
     auto r = f.board->check_result_command("0-1", "resignation");
     REQUIRE(r.has_value());
     CHECK(*r == "undecided");

@@ -125,10 +125,11 @@ struct OneFlagBoard {
 } // namespace
 
 TEST_CASE("6.9 flag fall where only the full mode proves that the opponent cannot checkmate: ALERT flag a draw") {
-    // After Ke1-f1 White (K f1, B e4, pawns d3 d5 f3 f5) faces a locked chain his bishop cannot
-    // pass; the quick mode leaves White open, the full mode (on the worker) proves it: '--'.
-    OneFlagBoard rig("k7/8/3p1p2/3PbP2/3pBp2/3P1P2/8/4K3 w - - 0 60");
-    rig.move_and_press("e1", "f1");
+    // After Kh4-h5 White (K h5, R h3, pawns g3 g4 g5 g6 h2) has boxed his own rook and king in
+    // behind the g-pawns; the quick mode leaves White open, the full mode (on the worker)
+    // proves it (data/deadpos/chasolver_positions.txt: '--').
+    OneFlagBoard rig("2k5/6p1/6P1/6P1/6PK/6PR/7P/8 w - - 0 60");
+    rig.move_and_press("h4", "h5");
     const ojson flag = rig.flag_alert();
     CHECK(flag["player"] == "black");
     CHECK(flag["result"] == "1/2-1/2");
@@ -139,15 +140,15 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 }
 
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
-    // After Kh3-h4 White (K h4, pawns f3 g2 h5) faces three dark bishops behind locked pawns:
+    // After Rf6-a6+, rooks and bishops behind locked chains that captures could open:
     // neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full mode
-    // spends its whole CPU guard (0.45 s) on the worker.
-    OneFlagBoard rig("8/8/3b3p/5p1P/3b1p2/5PpK/6P1/5kb1 w - - 0 60");
+    // spends its whole CPU guard (0.4 s) on the worker.
+    OneFlagBoard rig("1bB5/k7/5Rr1/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
     using Clock = std::chrono::steady_clock;
     const auto pressed = Clock::now();
-    rig.move_and_press("h3", "h4");
+    rig.move_and_press("f6", "a6");
     // A request every 5 ms (the ALERT awaited in between) until the ALERT is out; a loop that
     // ran the search itself would leave a gap between two replies as long as the search.
     auto last = Clock::now();

@@ -4,8 +4,11 @@
 // mode, and full mode's larger budgets under the 1 s bound.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
@@ -106,17 +109,66 @@ TEST_CASE("5.2.2 full mode decides what its old budgets left open, each position
 }
 
 TEST_CASE("5.2.2 full mode within a CPU bound: the same answers where it has the time, Undetermined past it") {
-    // White's bishop behind a locked chain (chasolver_positions.txt: '--'): quick mode leaves
-    // White open, full mode proves it within milliseconds in Release; the bound of 1 s leaves
-    // room for the ASan+UBSan build (CI failed it with 50 ms there).
-    const Position locked = composed("k7/8/3p1p2/3PbP2/3pBp2/3P1P2/8/5K2 b - -");
+    // White's bishops behind a locked chain (chasolver_positions.txt: '--'): quick mode leaves
+    // White open, full mode's search proves it within milliseconds in Release; the bound of
+    // 1 s leaves room for the ASan+UBSan build (CI failed it with 50 ms there).
+    const Position locked = composed("7k/8/1p6/1Pp5/2Pp4/pB1Pp1p1/P1B1P1P1/1B1B2K1 b - -");
     CHECK(can_checkmate(locked, Color::White, WinnableMode::Quick) == Winnability::Undetermined);
     CHECK(can_checkmate_within(locked, Color::White, 1.0) == Winnability::Unwinnable);
     CHECK(can_checkmate_within(locked, Color::White, 0.0) == Winnability::Undetermined);
-    // Three dark bishops behind locked pawns: undecided in full mode, which spends its guard;
-    // a bound of 20 ms stops it that soon (on the thread's CPU time).
-    const Position bishops = composed("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - -");
+    // Rooks and bishops behind locked chains (ground truth '--'): undecided in full mode,
+    // which spends its guard; a bound of 20 ms stops it that soon (on the thread's CPU time).
+    const Position bishops = composed("1bB5/k7/r7/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - -");
     const double t0 = winnable_detail::thread_cpu_seconds();
     CHECK(can_checkmate_within(bishops, Color::White, 0.02) == Winnability::Undetermined);
     CHECK(winnable_detail::thread_cpu_seconds() - t0 < 0.2);
+}
+
+TEST_CASE("5.2.2 a king boxed in behind its pawns: a king move that stalemates it never happens") {
+    // White: K h3/h4 behind f3 g2 h5, nothing else can move. Black's king could take g2 (or
+    // stand on h2) and cover h3 only with White's king on h4, and that move stalemates White.
+    // Without the stalemate filter the black king's region holds g2, the g-pawns run and the
+    // analysis proves nothing; with it, neither side can mate (ground truth '--').
+    for (const char* fen : {"8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - -",
+                            "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 w - -",
+                            "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - -"}) {
+        INFO(fen);
+        const Position pos = composed(fen);
+        std::array<MateRegions, 2> mate;
+        CHECK_FALSE(winnable_detail::reach_regions(pos, mate));
+        REQUIRE(winnable_detail::reach_regions(pos, mate, Color::Black));
+        CHECK_FALSE(winnable_detail::mate_fits(mate[0]));
+        CHECK_FALSE(winnable_detail::mate_fits(mate[1]));
+        CHECK(label(fen, WinnableMode::Quick) == "??");
+        CHECK(label(fen, WinnableMode::Full) == "--");
+    }
+    // The filter must not hide a mate: a king move that uncovers a check is not filtered, and
+    // positions of the same family where a side can mate stay decided for it (ground truth).
+    for (const auto& [fen, truth] : {std::pair{"8/7p/k4p1P/3b1p1K/5Pp1/6P1/6P1/8 w - -", "WB"},
+                                     std::pair{"1k6/2b3p1/5pP1/5p1K/5Pp1/6P1/8/8 w - -", "WB"}}) {
+        INFO(fen);
+        CHECK(label(fen, WinnableMode::Full) == truth);
+    }
+    // A black rook: where the black king stepping off h2 would uncover its check, h2 is
+    // not filtered; the mate (Rh1 against K h3) is found.
+    CHECK(can_checkmate(composed("8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kr1 b - -"), Color::Black,
+                        WinnableMode::Full) == Winnability::Winnable);
+}
+
+TEST_CASE("5.2.2 a king never takes a pawn a piece that never moves guards: decided in full mode without search") {
+    // White's king e4 inside the chain could take d4 or f4 but for the black bishop e5, which
+    // never moves (its four diagonal squares hold pawns that never move) and so guards both
+    // for good. Before, only pawns and kings that never move counted as guards: the king took
+    // d4, the d-pawns ran, and nothing was proven (ground truth '--').
+    const char* fen = "8/8/1k1p1p2/3PbP2/3pKp2/b2P1P2/8/3B1B2 w - -";
+    std::array<MateRegions, 2> mate;
+    CHECK_FALSE(winnable_detail::reach_regions(composed(fen), mate, std::nullopt, false));
+    REQUIRE(winnable_detail::reach_regions(composed(fen), mate));
+    CHECK_FALSE(winnable_detail::mate_fits(mate[0]));
+    CHECK_FALSE(winnable_detail::mate_fits(mate[1]));
+    CHECK(label(fen, WinnableMode::Full) == "--");
+    CHECK(label(fen, WinnableMode::Quick) == "??");  // quick mode leaves the guards out
+    // With the bishop on d4's other side gone (e5 empty), the king takes d4 or f4: no proof
+    // from this analysis, and no wrong answer.
+    CHECK(label("8/8/1k1p1p2/3P1P2/3pKp2/b2P1P2/8/3B1B2 w - -", WinnableMode::Full) == "WB");
 }
