@@ -213,6 +213,10 @@ Expected<TrfFile> read_trf(std::string_view text) {
         if (line.size() < 3 || (line.size() > 3 && line[3] != ' '))
             return at(line_no, 1, "a record starts with a 3-character code and a blank");
         const std::string_view code = line.substr(0, 3);
+        // Codes are printable ASCII ("001", "012", "XXR"): a stray byte such as a BOM past the
+        // file's start is not a record the writer could give back.
+        for (const char c : code)
+            if (c <= ' ' || c > '~') return at(line_no, 1, "a record starts with a 3-character code and a blank");
         if (code == "001") {
             auto p = read_player(line, line_no);
             if (!p) return p.error();

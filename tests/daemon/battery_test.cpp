@@ -78,7 +78,8 @@ TEST_CASE("BOARD battery: on the first report and on each change of the percent 
     const ojson gone = log.wait_for("BOARD", "bt", [](const ojson& e) { return e["state"] == "disconnected"; });
     REQUIRE_FALSE(gone.is_null());
     CHECK_FALSE(gone.contains("battery"));
-    for (const auto& b : request(socket, {{"class", "BOARDS"}})["boards"])
+    const ojson after = request(socket, {{"class", "BOARDS"}}); // held: a range-for over a temporary's member dangles
+    for (const auto& b : after["boards"])
         if (b["board"] == "bt") CHECK_FALSE(b.contains("battery"));
 
     eboardd.process.signal(SIGTERM);
