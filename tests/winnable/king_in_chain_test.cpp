@@ -7,26 +7,19 @@
 
 #include <array>
 #include <optional>
-#include <string>
-#include <utility>
 
+#include "composed_position.hpp"
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
 
 using namespace eboard;
+using test::composed;
 using winnable_detail::MateRegions;
 
 namespace {
 
-Position composed(const std::string& text) {
-    auto p = Position::from_fen(text, false, FenMaterial::Composed);
-    INFO(text);
-    REQUIRE(p.has_value());
-    return std::move(p).value();
-}
-
-/// True if the reachability analysis of main (officer guards, and either king's stalemate
-/// filter) proves that White cannot mate.
+/// True if the reachability analysis without the rule (officer guards, and either king's
+/// stalemate filter) proves that White cannot mate.
 bool reach_proves_white_cannot_mate(const Position& pos) {
     for (const std::optional<Color> filter :
          {std::optional<Color>{}, std::optional<Color>{Color::White}, std::optional<Color>{Color::Black}}) {
@@ -71,22 +64,18 @@ TEST_CASE("5.2.2 a king shut in by guards whose every move mates it: decided in 
 
 TEST_CASE("5.2.2 a king shut in by guards whose every move mates it: no proof where a move does not mate") {
     // Positions next to the ones above where White can mate (a helpmate is found: "WB"), so
-    // the rule must not fire. Knight d8 gone: the king takes c6 when b8 moves. No pawn on b4:
-    // the king walks out by c3 and White's b-pawn runs. A light bishop on h3 that can take a
-    // knight checking from g4 or f1 (and opens the chain): the knight's moves are not mate. A
-    // light bishop on f1 (reaching the light squares of the chain). No pawn on d6: c5 is not
-    // guarded for good and the bishop there can move.
-    const std::array<const char*, 5> open = {
-        "bn4k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B3B1 b - -",
-        "1b2kb2/8/2ppp3/3p2p1/3K1pP1/1P1P1P2/8/1B1B1B2 b - -",
-        "6b1/8/1k6/3p1p2/3PpP1B/3pKp1B/3P1P1n/B7 w - -",
-        "bn1n2k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B2BB1 b - -",
-        "3b4/6k1/1pp5/2b3p1/1pKp1pP1/1P1P1P2/8/1BbB1B2 b - -",
-    };
-    for (const char* fen : open) {
+    // the rule must not fire. Knight d8 gone: the king takes c6 once b8 moves, so Nb8's moves
+    // are checks but not mate (the rule fires here if it skips the flight squares). No pawn on
+    // b4: the king walks out by c3 and White's b-pawn runs. A light bishop on h3 (it can take a
+    // knight checking from g4 or f1, and the chain's pawns). A light bishop on f1. No pawn on
+    // d6: c5 is not guarded for good and the bishop there can move.
+    for (const char* fen : {"bn4k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B3B1 b - -",
+                            "1b2kb2/8/2ppp3/3p2p1/3K1pP1/1P1P1P2/8/1B1B1B2 b - -",
+                            "6b1/8/1k6/3p1p2/3PpP1B/3pKp1B/3P1P1n/B7 w - -",
+                            "bn1n2k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B2BB1 b - -",
+                            "3b4/6k1/1pp5/2b3p1/1pKp1pP1/1P1P1P2/8/1BbB1B2 b - -"}) {
         INFO(fen);
-        const Position pos = composed(fen);
-        CHECK_FALSE(winnable_detail::mating_guards_unwinnable(pos, Color::White));
-        CHECK(winnability_label(pos, WinnableMode::Full) == "WB");
+        CHECK_FALSE(winnable_detail::mating_guards_unwinnable(composed(fen), Color::White));
+        CHECK(winnability_label(composed(fen), WinnableMode::Full) == "WB");
     }
 }
