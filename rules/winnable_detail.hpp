@@ -111,9 +111,19 @@ struct MateRegions {
 /// stalemate the other side (a sound narrowing, rules/winnable_reach.cpp; one king at most).
 /// officer_guards: a king also keeps off squares that a knight, bishop, rook or queen that
 /// never moves guards for good (full mode; quick mode leaves it out for speed).
+/// held: pieces on these squares are taken never to move (their regions stay their squares);
+/// sound only for a caller that proves that their first move ends the game
+/// (rules/winnable_king_in_chain.cpp), and never together with a stalemate filter. They may
+/// still be captured: permanent_out, if set, receives P at the fixpoint, and a held piece
+/// missing from it was found capturable.
 [[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
                                  std::optional<Color> stalemate_filter = std::nullopt,
-                                 bool officer_guards = true) noexcept;
+                                 bool officer_guards = true, Bitboard held = 0,
+                                 Bitboard* permanent_out = nullptr) noexcept;
+/// The full mode's analysis of a king shut in inside the other side's pawn chain by guards that
+/// could move, but whose every move would checkmate it (rules/winnable_king_in_chain.cpp):
+/// true only if `attacker` provably can never checkmate.
+[[nodiscard]] bool mating_guards_unwinnable(const Position& pos, Color attacker) noexcept;
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 

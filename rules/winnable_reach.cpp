@@ -153,8 +153,9 @@ void make_mate_regions(const std::array<Unit, 32>& units, std::size_t n,
 } // namespace
 
 bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
-                   std::optional<Color> stalemate_filter, bool officer_guards) noexcept {
-    if (pos.ep_square().valid()) return false;
+                   std::optional<Color> stalemate_filter, bool officer_guards, Bitboard held,
+                   Bitboard* permanent_out) noexcept {
+    if (pos.ep_square().valid() || (held != 0 && stalemate_filter)) return false;
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
 
@@ -244,6 +245,11 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
             const std::size_t them = 1 - ci;
             const Bitboard allowed = ~(own_fixed[ci] | fixed_king[them]);
             const Bitboard before = u.region;
+            if ((held & bit(u.square)) != 0) {
+                // Held by the caller (its moves end the game): the region stays its square.
+                if (u.type != PieceType::Pawn) u.captures = u.region;
+                continue;
+            }
             switch (u.type) {
             case PieceType::Pawn: {
                 const Bitboard push_to = ~permanent & pawn_cap[i] & allowed;
@@ -321,6 +327,7 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
     }
 
     make_mate_regions(units, n, mate);
+    if (permanent_out != nullptr) *permanent_out = permanent;
     return true;
 }
 

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
-#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
+#include "composed_position.hpp"
 
 using namespace eboard;
 using winnable_detail::bit;
@@ -19,12 +19,7 @@ using winnable_detail::MateRegions;
 
 namespace {
 
-Position composed(const std::string& text) {
-    auto p = Position::from_fen(text, false, FenMaterial::Composed);
-    INFO(text);
-    REQUIRE(p.has_value());
-    return std::move(p).value();
-}
+using test::composed;
 
 std::string label(const std::string& fen, WinnableMode mode) {
     return winnability_label(composed(fen), mode);
