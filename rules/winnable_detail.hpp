@@ -152,6 +152,11 @@ struct SearchStats {
     int last_depth = 0;       ///< the depth of the last iteration started
 };
 
+/// The corner the helpmate search sends the defender's king to by default: on the defender's
+/// first rank, of the colour of the attacker's bishops (dark without any, unless only the
+/// defender has bishops, all light). Squares a1=0, h1=7, a8=56, h8=63.
+[[nodiscard]] int default_corner(const Position& pos, Color attacker) noexcept;
+
 /// Limits of one helpmate search.
 struct SearchLimits {
     int first_depth = 1;
@@ -166,6 +171,9 @@ struct SearchLimits {
     /// MoveList is not expanded (the search is then incomplete, never wrong).
     bool check_move_bound = false;
     SearchStats* stats = nullptr;       ///< if set, receives what the search spent
+    /// The corner the defender's king heads for (a1=0, h1=7, a8=56, h8=63; the other targets
+    /// follow from it); -1: chosen by the material (rules/winnable_search.cpp, Targets).
+    int corner = -1;
 };
 
 /// Helpmate search for `attacker` from pos (modified during the search, restored after).
@@ -173,5 +181,12 @@ struct SearchLimits {
 /// reachable position seen); else Undetermined.
 [[nodiscard]] Winnability helpmate_search(Position& pos, Color attacker,
                                           const SearchLimits& limits);
+
+/// The corner sweep (rules/winnable_corners.cpp): helpmate searches of `attacker` that send
+/// the defender's king to each of the three corners the first searches did not aim at, in
+/// rounds of growing budgets, until a mate is found, one search proves Unwinnable, or the
+/// budget or `deadline` ends (Undetermined). pos is restored.
+[[nodiscard]] Winnability corner_sweep(Position& pos, Color attacker, std::uint64_t budget,
+                                       bool check_move_bound, Deadline deadline);
 
 } // namespace eboard::winnable_detail

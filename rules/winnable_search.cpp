@@ -22,6 +22,14 @@
 
 namespace eboard::winnable_detail {
 
+int default_corner(const Position& pos, Color attacker) noexcept {
+    const Bitboard ab = pos.pieces(attacker, PieceType::Bishop);
+    const Bitboard db = pos.pieces(~attacker, PieceType::Bishop);
+    const bool dark = (ab & kDark) != 0 || (ab == 0 && (db & kLight) != 0);
+    if (attacker == Color::White) return dark ? 63 : 56;  // h8 dark, a8 light
+    return dark ? 0 : 7;                                   // a1 dark, h1 light
+}
+
 namespace {
 
 /// The squares both sides head for: the defender's king goes to a corner on its own first rank
@@ -36,13 +44,8 @@ struct Targets {
     int defender_block = 62;  ///< where the defender's other pieces go to box the king in
 };
 
-Targets make_targets(const Position& pos, Color attacker) {
-    const Bitboard ab = pos.pieces(attacker, PieceType::Bishop);
-    const Bitboard db = pos.pieces(~attacker, PieceType::Bishop);
-    const bool dark = (ab & kDark) != 0 || (ab == 0 && (db & kLight) != 0);
-    int corner = 0;
-    if (attacker == Color::White) corner = dark ? 63 : 56;  // h8 dark, a8 light
-    else corner = dark ? 0 : 7;                               // a1 dark, h1 light
+Targets make_targets(const Position& pos, Color attacker, int corner) {
+    if (corner < 0) corner = default_corner(pos, attacker);
     const int cf = corner & 7, cr = corner >> 3;
     const int df = cf == 7 ? -1 : 1, dr = cr == 7 ? -1 : 1;
     Targets t;
@@ -130,7 +133,7 @@ class Helpmate {
   public:
     Helpmate(Position& pos, Color attacker, const SearchLimits& limits)
         : pos_(pos), attacker_(attacker), limits_(limits),
-          dist_(make_distances(make_targets(pos, attacker))) {}
+          dist_(make_distances(make_targets(pos, attacker, limits.corner))) {}
 
     Winnability run() {
         if (insufficient_mating_material(pos_, attacker_)) return Winnability::Unwinnable;
