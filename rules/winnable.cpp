@@ -58,10 +58,11 @@ constexpr std::uint64_t kFirstSearchNodes = 200'000;
 constexpr std::size_t kClosurePositions = 200'000;
 constexpr std::uint64_t kSecondSearchNodes = 4'000'000;
 /// The corner sweep after the closure (rules/winnable_corners.cpp): moves made over the
-/// searches aimed at the other three corners (one round of 8,000 each, about 6 ms). It finds
+/// searches aimed at the other three corners (one round of 6,000 each, about 5 ms). It finds
 /// the knight's helpmates of issue 25 (K+N v K+P, K+N v K+B+B, ...) in at most 4,600 moves;
-/// more would take the time the second search needs where it decides.
-constexpr std::uint64_t kSweepNodes = 24'000;
+/// more would take the time the second search needs where it decides (the latest of those
+/// ends at about 0.39 s of the 0.4 s guard).
+constexpr std::uint64_t kSweepNodes = 18'000;
 /// Moves made per closure position at most (a position has about 20 on average).
 constexpr std::uint64_t kClosureMovesPerPosition = 20;
 /// CPU-time guard per side, over all its searches (reached by the second search where no

@@ -19,7 +19,7 @@ namespace eboard::winnable_detail {
 namespace {
 
 /// Budget per corner of the first round; each round has four times the one before.
-constexpr std::uint64_t kFirstRoundNodes = 8'000;
+constexpr std::uint64_t kFirstRoundNodes = 6'000;
 constexpr std::uint64_t kRoundGrowth = 4;
 
 } // namespace

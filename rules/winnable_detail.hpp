@@ -152,9 +152,13 @@ struct SearchStats {
     int last_depth = 0;       ///< the depth of the last iteration started
 };
 
-/// The corner the helpmate search sends the defender's king to by default: on the defender's
-/// first rank, of the colour of the attacker's bishops (dark without any, unless only the
-/// defender has bishops, all light). Squares a1=0, h1=7, a8=56, h8=63.
+/// The corner the helpmate search sends the defender's king to by default: of the colour of
+/// the attacker's bishops (dark without any, unless only the defender has bishops, all light),
+/// of the two the one nearer the defender's king (in king steps, 8 more for a corner an
+/// attacker's piece stands on; on a tie the one on the defender's first rank). Issue 25: a
+/// king boxed in near the far corner is mated there (K+P v K+2R+N+6P), a corner the
+/// attacker's own bishop holds is the wrong one (8 bishops v 2): two more sides found over
+/// the ground truth, none lost. Squares a1=0, h1=7, a8=56, h8=63.
 [[nodiscard]] int default_corner(const Position& pos, Color attacker) noexcept;
 
 /// Limits of one helpmate search.
