@@ -34,9 +34,9 @@
 //   about 1.4 µs a position, 0.12 ms at most; the initial position is "??".
 // - Full: the above with the reachability analysis always, then a helpmate search of 200,000
 //   moves, a closure of 200,000 positions, the same search aimed at each other corner
-//   (24,000 moves in all: rules/winnable_corners.cpp), and a helpmate search of 4,000,000 more moves,
-//   pruned by the static analyses, from the depth the first one reached: at most about 0.4 s
-//   CPU a side where none concludes.
+//   (18,000 moves in all: rules/winnable_corners.cpp), and a helpmate search of 4,000,000
+//   more moves, pruned by the static analyses, from the depth the first one reached: at most
+//   about 0.4 s CPU a side where none concludes.
 // Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
 // counts, pawn structures that open only after sacrifices) can stay '?' in both modes.
 
