@@ -4,22 +4,17 @@
 #include <catch2/catch.hpp>
 
 #include <string>
-#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
+#include "composed_position.hpp"
 #include "tests/support/sanitized.hpp"
 
 using namespace eboard;
 
 namespace {
 
-Position composed(const std::string& text) {
-    auto p = Position::from_fen(text, false, FenMaterial::Composed);
-    INFO(text);
-    REQUIRE(p.has_value());
-    return std::move(p).value();
-}
+using test::composed;
 
 /// The sweep's budget in full mode (rules/winnable.cpp, kSweepNodes).
 constexpr std::uint64_t kSweepNodes = 18'000;
