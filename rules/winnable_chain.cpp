@@ -1,0 +1,131 @@
+// The case split of winnability on a piece that cannot move (full mode only; after CHA's
+// semi-static analysis, chasolver src/deduction/, reimplemented in our reachability terms).
+//
+// The shape it decides: a king shut in a corner behind its own pawns with its own rook and
+// bishop (White Ka2, Ra1, Bb1, pawns b3 and c2 against Black's b4 and c3; or Kh1, Rg1, Bf1
+// behind g2 against g3). None of the three can move while the other two stand, so the plain
+// reachability analysis keeps them fixed until it finds that an enemy bishop may take the rook.
+// From then on it treats the rook as a piece that may move as soon as the king may, and the
+// king as one that may move as soon as the rook is gone, so the rook "walks" through a2, takes
+// a pawn's capture square and the whole chain melts (no proof). In a real game the rook never
+// moves: it stands on a1 until it is taken there, and only then may the king step to a1.
+//
+// The split, for a piece X (not a king, not a pawn) that has no move in the position:
+//   case 1, X is never captured: the analysis of rules/winnable_reach.cpp with X's square
+//     barred to every enemy piece. This is sound only while X stands there, so the case
+//     counts only if X is still a permanent piece at the fixpoint (it never moves, and by the
+//     bar is never captured). By induction over the moves of any game in which X is never
+//     captured, every piece stays in its case-1 region. The invariant only needs the moves
+//     played so far, so it also holds in every position of a game before X is captured.
+//   case 2, X is captured by some move: just before that move every piece is in its case-1
+//     region; the move takes a piece of the other side from its region onto X's square (a
+//     piece whose one-step spread of its region, by its kind of move, covers the square: a
+//     slide's last step starts on a region square, as every square a slide crosses is one).
+//     So right after it, X is off the board, the capturer is in its region plus X's square,
+//     every other piece in its case-1 region, and those whose region is their own square
+//     still stand there. The analysis run from these start regions (reach_regions() with a
+//     ReachCase: the same induction, started from sets) covers every later position.
+// Every game either never captures X or captures it once; if the mate test fails for the
+// attacker in both cases, no game ever reaches a checkmate by the attacker.
+//
+// In the corner above, case 1 leaves the king on a2, a light square no dark piece of Black
+// attacks; case 2 lets the king onto a1 and the bishop onto a2, but a mate on a1 then needs
+// both a2 and b1 filled by White's own pieces, and only the one bishop can reach either
+// square (the matching of mate_fits()). The case split is tried on a few such pieces.
+//
+// Forced first moves (a check that only a capture answers, as when a rook gives itself up on
+// a6): the split is also tried after each legal move, a few plies deep, where the side to move
+// has at most kForcedMoves legal moves; every game goes on with one of them, so the attacker
+// cannot checkmate if it cannot after any of them (and none of them is a mate by it).
+#include "rules/winnable_detail.hpp"
+
+namespace eboard::winnable_detail {
+
+namespace {
+
+/// At most this many pieces are tried as X (each costs two runs of the analysis).
+constexpr int kMaxCandidates = 4;
+/// Forced moves: nodes with at most this many legal moves are expanded, this many plies deep.
+constexpr std::size_t kForcedMoves = 2;
+constexpr int kForcedPlies = 3;
+
+constexpr std::size_t index_of(Color c) noexcept { return c == Color::White ? 0 : 1; }
+
+/// The squares a piece of this kind and colour standing somewhere in `region` attacks with one
+/// step (a slider's last step before the square it lands on).
+Bitboard step_spread(PieceType t, Color c, Bitboard region) noexcept {
+    switch (t) {
+    case PieceType::Pawn: return pawn_attacks(c, region);
+    case PieceType::Knight: return knight_spread(region);
+    case PieceType::Bishop: return diagonal_spread(region);
+    case PieceType::Rook: return orthogonal_spread(region);
+    case PieceType::Queen: return diagonal_spread(region) | orthogonal_spread(region);
+    default: return king_spread(region);
+    }
+}
+
+/// The two cases of the split on the piece on `x` (see above): true if the attacker's mate
+/// test fails in both.
+bool split_on(const Position& pos, int x, std::size_t attacker) noexcept {
+    const Color xc = color_of(pos.piece_on(Square(x)));
+    std::array<MateRegions, 2> mate;
+    ReachCase never;
+    never.barred[1 - index_of(xc)] = bit(x);
+    if (!reach_regions(pos, mate, std::nullopt, true, &never)) return false;
+    if ((never.permanent & bit(x)) == 0 || mate_fits(mate[attacker])) return false;
+
+    ReachCase taken;
+    taken.absent = bit(x);
+    for (Bitboard occ = pos.occupied() & ~bit(x); occ;) {
+        const int s = pop_lsb(occ);
+        const auto si = static_cast<std::size_t>(s);
+        const Piece p = pos.piece_on(Square(s));
+        taken.start[si] = never.regions[si];
+        if (color_of(p) != xc && (step_spread(type_of(p), color_of(p), never.regions[si]) & bit(x)))
+            taken.start[si] |= bit(x);
+    }
+    return reach_regions(pos, mate, std::nullopt, true, &taken) && !mate_fits(mate[attacker]);
+}
+
+/// The split on each piece (not a king or pawn) with no move in pos, a few at most.
+bool split_unwinnable(const Position& pos, Color attacker) noexcept {
+    const Bitboard occupied = pos.occupied();
+    const Bitboard candidates = occupied & ~pos.pieces(PieceType::Pawn) & ~pos.pieces(PieceType::King);
+    int tried = 0;
+    for (Bitboard c = candidates; c && tried < kMaxCandidates;) {
+        const int x = pop_lsb(c);
+        const Piece p = pos.piece_on(Square(x));
+        const Bitboard own = pos.pieces(color_of(p));
+        if ((piece_attacks(type_of(p), x, occupied) & ~own) != 0) continue;  // it can move
+        ++tried;
+        if (split_on(pos, x, index_of(attacker))) return true;
+    }
+    return false;
+}
+
+/// The split at pos, and after each forced move (see above), `plies` deep.
+bool forced_split(Position& pos, Color attacker, int plies, bool root) {
+    if (move_count_bound(pos) > static_cast<int>(MoveList::kCapacity)) return false;
+    const MoveList moves = pos.legal_moves();
+    if (moves.empty()) return !(pos.in_check() && pos.side_to_move() != attacker);
+    if (!root && (insufficient_mating_material(pos, attacker) ||
+                  locked_pawns_unwinnable(pos, attacker) || reach_unwinnable(pos, attacker)))
+        return true;
+    if (split_unwinnable(pos, attacker)) return true;
+    if (plies == 0 || moves.size() > kForcedMoves) return false;
+    for (const Move m : moves) {
+        pos.make_move(m);
+        const bool proved = forced_split(pos, attacker, plies - 1, false);
+        pos.unmake_move();
+        if (!proved) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool chain_split_unwinnable(Position& pos, Color attacker) {
+    return forced_split(pos, attacker, kForcedPlies, true);
+}
+
+} // namespace eboard::winnable_detail
