@@ -48,6 +48,8 @@ constexpr int kMaxCandidates = 4;
 /// Forced moves: nodes with at most this many legal moves are expanded, this many plies deep.
 constexpr std::size_t kForcedMoves = 2;
 constexpr int kForcedPlies = 3;
+/// The frozen pieces: at most this many runs of the analysis.
+constexpr int kFreezeRounds = 3;
 
 constexpr std::size_t index_of(Color c) noexcept { return c == Color::White ? 0 : 1; }
 
@@ -103,6 +105,135 @@ bool split_unwinnable(const Position& pos, Color attacker) noexcept {
     return false;
 }
 
+// The frozen pieces (a second rule, same file): a move that checkmates the attacker ends the
+// game, so no game in which the attacker mates goes on after it. Let F be a set of the other
+// side's pieces (not its king), and run the analysis with the pieces of F never moving
+// (ReachCase::frozen; they may still be captured). Suppose that for each piece Y of F, in every
+// position the regions allow with Y on its square, every move of Y checkmates the attacker.
+// Take any game in which the attacker mates, and the first move of a piece of F in it: before
+// that move every position lies within the regions (the induction of the analysis, which
+// holds while no piece of F moves), so that move mates the attacker and the game ends there,
+// before the attacker's mate: so no piece of F ever moves in that game, all of it lies within
+// the regions, and if the mate test fails for the attacker, there is no such game.
+// "Every move of Y checkmates" is checked on the fixpoint, with the attacker's king a piece
+// that never moves (on k), `maybe` the squares any piece may stand on, and only what holds in
+// every such position: for each square t Y could move to (a non-pawn's attacks with only the
+// never-moving pieces in its way, less its own side's never-moving pieces; a pawn's single
+// push and its captures onto squares the attacker may stand on; a pawn on its first rank
+// (a double push, which en passant could answer) or one that may promote is not handled):
+//   - Y on t checks k along a line no piece may stand on (so nothing can block it either);
+//   - no piece of the attacker other than its king may attack t (the one-step spread of its
+//     region, as in the mate test), and if t is next to k, t is attacked for good by the other
+//     side's never-moving pieces;
+//   - every other square next to k holds one of the attacker's never-moving pieces or is
+//     attacked for good: by Y from t or by a never-moving piece of the other side other than
+//     Y, along lines no piece but Y on t may stand on, with k taken as empty (the king does not
+//     shield a square behind it on the line).
+
+/// What the other side's never-moving pieces (less those on `skip`) attack in every position
+/// in which no piece stands outside `maybe`.
+Bitboard attacked_for_good(const Position& pos, Color side, Bitboard permanent, Bitboard skip,
+                           Bitboard maybe) noexcept {
+    Bitboard a = 0;
+    for (Bitboard ps = permanent & pos.pieces(side) & ~skip; ps;) {
+        const int s = pop_lsb(ps);
+        const PieceType t = type_of(pos.piece_on(Square(s)));
+        a |= t == PieceType::Pawn ? pawn_attacks(side, bit(s)) : piece_attacks(t, s, maybe);
+    }
+    return a;
+}
+
+/// Whether every move of the frozen piece on y checkmates the attacker in every position the
+/// fixpoint of `c` allows (see above).
+bool every_move_mates(const Position& pos, const ReachCase& c, int y, Color attacker) noexcept {
+    constexpr Bitboard kLastRanks = 0xFF000000000000FFULL;
+    const Color side = ~attacker;
+    const Piece piece = pos.piece_on(Square(y));
+    const PieceType ty = type_of(piece);
+    const int k = std::countr_zero(pos.pieces(attacker, PieceType::King));
+    const auto ki = static_cast<std::size_t>(k);
+    if (c.regions[ki] != bit(k) || (c.permanent & bit(k)) == 0) return false;
+    Bitboard maybe = 0, attacker_reach = 0, attacker_squares = 0;
+    for (Bitboard occ = pos.occupied(); occ;) {
+        const int s = pop_lsb(occ);
+        const Bitboard r = c.regions[static_cast<std::size_t>(s)];
+        maybe |= r;
+        const Piece p = pos.piece_on(Square(s));
+        if (color_of(p) != attacker) continue;
+        attacker_squares |= r;
+        if (type_of(p) != PieceType::King) attacker_reach |= step_spread(type_of(p), attacker, r);
+    }
+    Bitboard targets = 0;
+    if (ty == PieceType::Pawn) {
+        const int first_rank = side == Color::White ? 1 : 6;
+        if ((y >> 3) == first_rank) return false;
+        const Bitboard push = side == Color::White ? bit(y) << 8 : bit(y) >> 8;
+        targets = (push & ~c.permanent) | (pawn_attacks(side, bit(y)) & attacker_squares);
+        if (targets & kLastRanks) return false;
+    } else {
+        targets = piece_attacks(ty, y, c.permanent) & ~(c.permanent & pos.pieces(side));
+    }
+    targets &= ~bit(k);
+    const Bitboard flights = king_spread(bit(k));
+    const Bitboard own_fixed = c.permanent & pos.pieces(attacker);
+    for (Bitboard ts = targets; ts;) {
+        const int t = pop_lsb(ts);
+        const Bitboard lines = ((maybe & ~bit(y)) | bit(t)) & ~bit(k);
+        const Bitboard from_t =
+            ty == PieceType::Pawn ? pawn_attacks(side, bit(t)) : piece_attacks(ty, t, lines);
+        if ((from_t & bit(k)) == 0 || (attacker_reach & bit(t)) != 0) return false;
+        const Bitboard others = attacked_for_good(pos, side, c.permanent, bit(y), lines);
+        if ((flights & bit(t)) != 0 && (others & bit(t)) == 0) return false;
+        if ((flights & ~bit(t) & ~own_fixed & ~(others | from_t)) != 0) return false;
+    }
+    return true;
+}
+
+/// The frozen pieces (see above): the other side's pieces whose every move now checks the
+/// attacker's king, frozen together; those whose moves are not all mates on the fixpoint are
+/// let go and the analysis run again, a few times at most.
+bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
+    const Color side = ~attacker;
+    const Bitboard king = pos.pieces(attacker, PieceType::King);
+    const Bitboard occupied = pos.occupied();
+    Bitboard frozen = 0;
+    for (Bitboard ys = pos.pieces(side) & ~pos.pieces(side, PieceType::King); ys;) {
+        const int y = pop_lsb(ys);
+        const PieceType ty = type_of(pos.piece_on(Square(y)));
+        Bitboard moves = 0;
+        if (ty == PieceType::Pawn) {
+            const Bitboard push = side == Color::White ? bit(y) << 8 : bit(y) >> 8;
+            moves = (push & ~occupied) | (pawn_attacks(side, bit(y)) & pos.pieces(attacker));
+        } else {
+            moves = piece_attacks(ty, y, occupied) & ~pos.pieces(side);
+        }
+        if (moves == 0) continue;
+        bool all_check = true;
+        for (Bitboard ts = moves; ts && all_check;) {
+            const int t = pop_lsb(ts);
+            const Bitboard from_t = ty == PieceType::Pawn
+                                        ? pawn_attacks(side, bit(t))
+                                        : piece_attacks(ty, t, (occupied & ~bit(y)) | bit(t));
+            all_check = (from_t & king) != 0;
+        }
+        if (all_check) frozen |= bit(y);
+    }
+    for (int round = 0; frozen != 0 && round < kFreezeRounds; ++round) {
+        ReachCase c;
+        c.frozen = frozen;
+        std::array<MateRegions, 2> mate;
+        if (!reach_regions(pos, mate, std::nullopt, true, &c)) return false;
+        Bitboard keep = 0;
+        for (Bitboard ys = frozen; ys;) {
+            const int y = pop_lsb(ys);
+            if (every_move_mates(pos, c, y, attacker)) keep |= bit(y);
+        }
+        if (keep == frozen) return !mate_fits(mate[index_of(attacker)]);
+        frozen = keep;
+    }
+    return false;
+}
+
 /// The split at pos, and after each forced move (see above), `plies` deep.
 bool forced_split(Position& pos, Color attacker, int plies, bool root) {
     if (move_count_bound(pos) > static_cast<int>(MoveList::kCapacity)) return false;
@@ -111,7 +242,7 @@ bool forced_split(Position& pos, Color attacker, int plies, bool root) {
     if (!root && (insufficient_mating_material(pos, attacker) ||
                   locked_pawns_unwinnable(pos, attacker) || reach_unwinnable(pos, attacker)))
         return true;
-    if (split_unwinnable(pos, attacker)) return true;
+    if (split_unwinnable(pos, attacker) || freeze_unwinnable(pos, attacker)) return true;
     if (plies == 0 || moves.size() > kForcedMoves) return false;
     for (const Move m : moves) {
         pos.make_move(m);

@@ -117,8 +117,10 @@ struct MateRegions {
 /// anywhere in it when the case begins (a piece with none stands on its square); the pieces of
 /// colour c (0 White) never stand on `barred[c]`. `regions` receives each piece's region at
 /// the fixpoint (by its square in pos), `permanent` the squares of the pieces that never move.
+/// The pieces on `frozen` never move (their regions are not grown; they may be captured).
 struct ReachCase {
     Bitboard absent = 0;
+    Bitboard frozen = 0;
     std::array<Bitboard, 2> barred{};
     std::array<Bitboard, 64> start{};
     std::array<Bitboard, 64> regions{};

@@ -252,6 +252,10 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
             const Bitboard allowed =
                 ~(own_fixed[ci] | fixed_king[them] | (split ? split->barred[ci] : 0));
             const Bitboard before = u.region;
+            if (split && (split->frozen & bit(u.square))) {  // it never moves (the caller's case)
+                if (u.type != PieceType::Pawn) u.captures = u.region;
+                continue;
+            }
             switch (u.type) {
             case PieceType::Pawn: {
                 const Bitboard push_to = ~permanent & pawn_cap[i] & allowed;
