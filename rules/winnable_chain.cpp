@@ -121,7 +121,9 @@ bool split_unwinnable(const Position& pos, Color attacker) noexcept {
 // never-moving pieces in its way, less its own side's never-moving pieces; a pawn's single
 // push and its captures onto squares the attacker may stand on; a pawn on its first rank
 // (a double push, which en passant could answer) or one that may promote is not handled):
-//   - Y on t checks k along a line no piece may stand on (so nothing can block it either);
+//   - Y on t checks k along a line no piece may stand on (so nothing can block it either),
+//     nor y and the squares next to it on its file (once Y has left, a pawn of the attacker
+//     may push onto y or over it: the only squares its moves gain by Y's leaving);
 //   - no piece of the attacker other than its king may attack t (the one-step spread of its
 //     region, as in the mate test), and if t is next to k, t is attacked for good by the other
 //     side's never-moving pieces;
@@ -176,12 +178,18 @@ bool every_move_mates(const Position& pos, const ReachCase& c, int y, Color atta
     targets &= ~bit(k);
     const Bitboard flights = king_spread(bit(k));
     const Bitboard own_fixed = c.permanent & pos.pieces(attacker);
+    // Once Y has left y, a pawn of the attacker may push onto y or over it: no check counts
+    // along a line through those squares (it could be blocked there).
+    const Bitboard vacated = bit(y) | (bit(y) << 8) | (bit(y) >> 8);
     for (Bitboard ts = targets; ts;) {
         const int t = pop_lsb(ts);
         const Bitboard lines = ((maybe & ~bit(y)) | bit(t)) & ~bit(k);
+        const Bitboard checks = ty == PieceType::Pawn
+                                    ? pawn_attacks(side, bit(t))
+                                    : piece_attacks(ty, t, lines | (vacated & ~bit(k)));
+        if ((checks & bit(k)) == 0 || (attacker_reach & bit(t)) != 0) return false;
         const Bitboard from_t =
             ty == PieceType::Pawn ? pawn_attacks(side, bit(t)) : piece_attacks(ty, t, lines);
-        if ((from_t & bit(k)) == 0 || (attacker_reach & bit(t)) != 0) return false;
         const Bitboard others = attacked_for_good(pos, side, c.permanent, bit(y), lines);
         if ((flights & bit(t)) != 0 && (others & bit(t)) == 0) return false;
         if ((flights & ~bit(t) & ~own_fixed & ~(others | from_t)) != 0) return false;
