@@ -66,45 +66,6 @@ Bitboard step_spread(PieceType t, Color c, Bitboard region) noexcept {
     }
 }
 
-/// The two cases of the split on the piece on `x` (see above): true if the attacker's mate
-/// test fails in both.
-bool split_on(const Position& pos, int x, std::size_t attacker) noexcept {
-    const Color xc = color_of(pos.piece_on(Square(x)));
-    std::array<MateRegions, 2> mate;
-    ReachCase never;
-    never.barred[1 - index_of(xc)] = bit(x);
-    if (!reach_regions(pos, mate, std::nullopt, true, &never)) return false;
-    if ((never.permanent & bit(x)) == 0 || mate_fits(mate[attacker])) return false;
-
-    ReachCase taken;
-    taken.absent = bit(x);
-    for (Bitboard occ = pos.occupied() & ~bit(x); occ;) {
-        const int s = pop_lsb(occ);
-        const auto si = static_cast<std::size_t>(s);
-        const Piece p = pos.piece_on(Square(s));
-        taken.start[si] = never.regions[si];
-        if (color_of(p) != xc && (step_spread(type_of(p), color_of(p), never.regions[si]) & bit(x)))
-            taken.start[si] |= bit(x);
-    }
-    return reach_regions(pos, mate, std::nullopt, true, &taken) && !mate_fits(mate[attacker]);
-}
-
-/// The split on each piece (not a king or pawn) with no move in pos, a few at most.
-bool split_unwinnable(const Position& pos, Color attacker) noexcept {
-    const Bitboard occupied = pos.occupied();
-    const Bitboard candidates = occupied & ~pos.pieces(PieceType::Pawn) & ~pos.pieces(PieceType::King);
-    int tried = 0;
-    for (Bitboard c = candidates; c && tried < kMaxCandidates;) {
-        const int x = pop_lsb(c);
-        const Piece p = pos.piece_on(Square(x));
-        const Bitboard own = pos.pieces(color_of(p));
-        if ((piece_attacks(type_of(p), x, occupied) & ~own) != 0) continue;  // it can move
-        ++tried;
-        if (split_on(pos, x, index_of(attacker))) return true;
-    }
-    return false;
-}
-
 // The frozen pieces (a second rule, same file): a move that checkmates the attacker ends the
 // game, so no game in which the attacker mates goes on after it. Let F be a set of the other
 // side's pieces (not its king), and run the analysis with the pieces of F never moving
@@ -153,8 +114,6 @@ bool every_move_mates(const Position& pos, const ReachCase& c, int y, Color atta
     const Piece piece = pos.piece_on(Square(y));
     const PieceType ty = type_of(piece);
     const int k = std::countr_zero(pos.pieces(attacker, PieceType::King));
-    const auto ki = static_cast<std::size_t>(k);
-    if (c.regions[ki] != bit(k) || (c.permanent & bit(k)) == 0) return false;
     Bitboard maybe = 0, attacker_reach = 0, attacker_squares = 0;
     for (Bitboard occ = pos.occupied(); occ;) {
         const int s = pop_lsb(occ);
@@ -176,6 +135,8 @@ bool every_move_mates(const Position& pos, const ReachCase& c, int y, Color atta
         targets = piece_attacks(ty, y, c.permanent) & ~(c.permanent & pos.pieces(side));
     }
     targets &= ~bit(k);
+    if (targets == 0) return true;  // it never moves at all
+    if (c.regions[static_cast<std::size_t>(k)] != bit(k) || (c.permanent & bit(k)) == 0) return false;
     const Bitboard flights = king_spread(bit(k));
     const Bitboard own_fixed = c.permanent & pos.pieces(attacker);
     // Once Y has left y, a pawn of the attacker may push onto y or over it: no check counts
@@ -197,34 +158,91 @@ bool every_move_mates(const Position& pos, const ReachCase& c, int y, Color atta
     return true;
 }
 
+/// The moves of the piece on y in pos (its pseudo-legal targets), and whether each of them
+/// checks `king` (a cheap filter before the analysis: candidates for freezing).
+struct MovesNow {
+    Bitboard targets = 0;
+    bool all_check = true;
+};
+MovesNow moves_now(const Position& pos, int y, Bitboard king) noexcept {
+    const Piece p = pos.piece_on(Square(y));
+    const Color side = color_of(p);
+    const PieceType ty = type_of(p);
+    const Bitboard occupied = pos.occupied();
+    MovesNow m;
+    if (ty == PieceType::Pawn) {
+        const Bitboard push = side == Color::White ? bit(y) << 8 : bit(y) >> 8;
+        m.targets = (push & ~occupied) | (pawn_attacks(side, bit(y)) & pos.pieces(~side));
+    } else {
+        m.targets = piece_attacks(ty, y, occupied) & ~pos.pieces(side);
+    }
+    for (Bitboard ts = m.targets; ts && m.all_check;) {
+        const int t = pop_lsb(ts);
+        const Bitboard from_t = ty == PieceType::Pawn
+                                    ? pawn_attacks(side, bit(t))
+                                    : piece_attacks(ty, t, (occupied & ~bit(y)) | bit(t));
+        m.all_check = (from_t & king) != 0;
+    }
+    return m;
+}
+
+/// The two cases of the split on the piece on `x` (see above): true if the attacker's mate
+/// test fails in both.
+bool split_on(const Position& pos, int x, Color attacker) noexcept {
+    const Color xc = color_of(pos.piece_on(Square(x)));
+    const std::size_t ai = index_of(attacker);
+    std::array<MateRegions, 2> mate;
+    ReachCase never;
+    never.barred[1 - index_of(xc)] = bit(x);
+    // A piece of the other side is held still in case 1 if its every move mates the attacker
+    // (the frozen pieces below: its first move, if any, would end the game first).
+    if (xc != attacker) never.frozen = bit(x);
+    if (!reach_regions(pos, mate, std::nullopt, true, &never)) return false;
+    if ((never.permanent & bit(x)) == 0 || mate_fits(mate[ai])) return false;
+    if (xc != attacker && !every_move_mates(pos, never, x, attacker)) return false;
+
+    ReachCase taken;
+    taken.absent = bit(x);
+    for (Bitboard occ = pos.occupied() & ~bit(x); occ;) {
+        const int s = pop_lsb(occ);
+        const auto si = static_cast<std::size_t>(s);
+        const Piece p = pos.piece_on(Square(s));
+        taken.start[si] = never.regions[si];
+        if (color_of(p) != xc && (step_spread(type_of(p), color_of(p), never.regions[si]) & bit(x)))
+            taken.start[si] |= bit(x);
+    }
+    return reach_regions(pos, mate, std::nullopt, true, &taken) && !mate_fits(mate[ai]);
+}
+
+/// The split on each piece (not a king or pawn) with no move in pos, or of the other side
+/// with only moves that check the attacker now, a few at most.
+bool split_unwinnable(const Position& pos, Color attacker) noexcept {
+    const Bitboard candidates =
+        pos.occupied() & ~pos.pieces(PieceType::Pawn) & ~pos.pieces(PieceType::King);
+    const Bitboard king = pos.pieces(attacker, PieceType::King);
+    int tried = 0;
+    for (Bitboard c = candidates; c && tried < kMaxCandidates;) {
+        const int x = pop_lsb(c);
+        const MovesNow m = moves_now(pos, x, king);
+        if (m.targets != 0 && (color_of(pos.piece_on(Square(x))) == attacker || !m.all_check))
+            continue;
+        ++tried;
+        if (split_on(pos, x, attacker)) return true;
+    }
+    return false;
+}
+
 /// The frozen pieces (see above): the other side's pieces whose every move now checks the
 /// attacker's king, frozen together; those whose moves are not all mates on the fixpoint are
 /// let go and the analysis run again, a few times at most.
 bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
     const Color side = ~attacker;
     const Bitboard king = pos.pieces(attacker, PieceType::King);
-    const Bitboard occupied = pos.occupied();
     Bitboard frozen = 0;
     for (Bitboard ys = pos.pieces(side) & ~pos.pieces(side, PieceType::King); ys;) {
         const int y = pop_lsb(ys);
-        const PieceType ty = type_of(pos.piece_on(Square(y)));
-        Bitboard moves = 0;
-        if (ty == PieceType::Pawn) {
-            const Bitboard push = side == Color::White ? bit(y) << 8 : bit(y) >> 8;
-            moves = (push & ~occupied) | (pawn_attacks(side, bit(y)) & pos.pieces(attacker));
-        } else {
-            moves = piece_attacks(ty, y, occupied) & ~pos.pieces(side);
-        }
-        if (moves == 0) continue;
-        bool all_check = true;
-        for (Bitboard ts = moves; ts && all_check;) {
-            const int t = pop_lsb(ts);
-            const Bitboard from_t = ty == PieceType::Pawn
-                                        ? pawn_attacks(side, bit(t))
-                                        : piece_attacks(ty, t, (occupied & ~bit(y)) | bit(t));
-            all_check = (from_t & king) != 0;
-        }
-        if (all_check) frozen |= bit(y);
+        const MovesNow m = moves_now(pos, y, king);
+        if (m.targets != 0 && m.all_check) frozen |= bit(y);
     }
     for (int round = 0; frozen != 0 && round < kFreezeRounds; ++round) {
         ReachCase c;

@@ -96,3 +96,17 @@ TEST_CASE("5.2.2 a piece whose every move checkmates: it never moves in a game t
     // Near: the knight on h3 has moves that do not check (g1, g5, f4): it is not frozen.
     CHECK(label("8/2b4B/4k3/8/8/2p1p1pn/2PpP1P1/1B1K4 b - -", WinnableMode::Full)[0] != '-');
 }
+
+TEST_CASE("5.2.2 a knight whose only move mates, or that the king takes: the split holds it still until taken") {
+    // White's knight on g1 can only go to h3, mating Black's king on f2; Black's king may take
+    // it on g1. Until then it never moves (in a game Black mates), after that White's king on
+    // d1 (a light square) is out of reach of Black's dark pieces, and d2 never promotes
+    // (CHA: "W-").
+    const std::string fen = "8/5BbB/7b/8/3p1p2/2pPpPp1/2PpBkP1/3K1BN1 w - -";
+    CHECK_FALSE(decided_without_split(fen, Color::Black));
+    CHECK(label(fen, WinnableMode::Quick)[1] == '?');
+    CHECK(label(fen, WinnableMode::Full) == "W-");
+    // Near (the ground truth's neighbour, "WB"): without Black's pawn on e3 Black can mate;
+    // never '-' for Black.
+    CHECK(label("8/7B/7b/8/3p1p2/b1pP1Pp1/B1PpBkP1/3K1BN1 w - -", WinnableMode::Full)[1] != '-');
+}
