@@ -10,7 +10,8 @@
 // a pawn's capture square and the whole chain melts (no proof). In a real game the rook never
 // moves: it stands on a1 until it is taken there, and only then may the king step to a1.
 //
-// The split, for a piece X (not a king, not a pawn) that has no move in the position:
+// The split, for a piece X (not a king, not a pawn) that has no move in the position (see
+// below for one that has):
 //   case 1, X is never captured: the analysis of rules/winnable_reach.cpp with X's square
 //     barred to every enemy piece. This is sound only while X stands there, so the case
 //     counts only if X is still a permanent piece at the fixpoint (it never moves, and by the
@@ -27,6 +28,12 @@
 //     ReachCase: the same induction, started from sets) covers every later position.
 // Every game either never captures X or captures it once; if the mate test fails for the
 // attacker in both cases, no game ever reaches a checkmate by the attacker.
+// X may also be a piece of the other side (not the attacker's) that can move, if its every
+// move checkmates the attacker (the frozen pieces below, checked on the case-1 fixpoint with
+// X held still): in a game the attacker mates, the first move of X would come in a position
+// of case 1 (X not yet moved nor captured) and end the game first, so X never moves before
+// it is captured, if ever, and both cases hold as above. (A knight on g1 whose only move,
+// Nh3, mates the king on f2, and which that king may take.)
 //
 // In the corner above, case 1 leaves the king on a2, a light square no dark piece of Black
 // attacks; case 2 lets the king onto a1 and the bishop onto a2, but a mate on a1 then needs

@@ -12,23 +12,13 @@
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
+#include "composed.hpp"
 
 using namespace eboard;
 using winnable_detail::bit;
 using winnable_detail::MateRegions;
 
 namespace {
-
-Position composed(const std::string& text) {
-    auto p = Position::from_fen(text, false, FenMaterial::Composed);
-    INFO(text);
-    REQUIRE(p.has_value());
-    return std::move(p).value();
-}
-
-std::string label(const std::string& fen, WinnableMode mode) {
-    return winnability_label(composed(fen), mode);
-}
 
 constexpr int a7 = 48, b7 = 49, a8 = 56, b8 = 57, h1 = 7, c5 = 34;
 
