@@ -112,8 +112,10 @@ BoardRecord& Daemon::add_board(const BoardConfig& b) {
     auto link = std::make_unique<DeviceLink>(io_, deadlines_, *session, config_);
     // What the driver learnt comes back from the store when the board is opened (an emu-
     // board's opener is set again by EmulatedBoards::open), and goes to it when it learns more.
-    link->set_opener([uri = b.uri, options = driver_options(*session, true)](drivers::DeviceSession::EventSink sink) {
-        return drivers::open_device(uri, std::move(sink), options);
+    link->set_opener([uri = b.uri, options = driver_options(*session, true)](drivers::DeviceSession::EventSink sink,
+                                                                            int cancel_fd) {
+        return drivers::open_device(uri, std::move(sink), options, drivers::steady_now_ms, drivers::ReconnectPolicy{},
+                                    cancel_fd);
     });
     link->on_learned([this, name = b.name](const BoardSettings& settings) {
         recorder_->submit([name, settings](Store& store) -> Expected<bool> {

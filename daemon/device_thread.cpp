@@ -1,6 +1,10 @@
 #include "daemon/device_thread.hpp"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 
 #include "daemon/log.hpp"
@@ -22,6 +26,9 @@ constexpr int kPreviousLinkPollMs = 20;
 
 } // namespace
 
+DeviceThread::DeviceThread(std::string board)
+    : board_(std::move(board)), stop_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
 DeviceThread::~DeviceThread() {
     // join() throws only on a broken invariant (the device thread destroying its own link); a
     // destructor must not throw, so say it and go on.
@@ -33,10 +40,13 @@ DeviceThread::~DeviceThread() {
         std::snprintf(line, sizeof line, "device thread not stopped cleanly: %s", e.what());
         log_error(line);
     }
+    if (stop_fd_ >= 0) ::close(stop_fd_);
 }
 
 void DeviceThread::start(std::string uri, drivers::DeviceSession::EventSink events, LearnedSink learned) {
     stop_ = false;
+    std::uint64_t count = 0;
+    if (stop_fd_ >= 0) (void)!::read(stop_fd_, &count, sizeof count); // a stop of the last run is over
     thread_ = std::thread([this, uri = std::move(uri), events = std::move(events), learned = std::move(learned)] {
         run(uri, events, learned);
     });
@@ -46,6 +56,8 @@ void DeviceThread::request_stop() {
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
+        const std::uint64_t one = 1;
+        if (stop_fd_ >= 0) (void)!::write(stop_fd_, &one, sizeof one); // an open that waits gives up
         if (live_) live_->wake();
     }
     wake_.notify_all();
@@ -89,7 +101,8 @@ void DeviceThread::run(const std::string& uri, const drivers::DeviceSession::Eve
     };
     bool reported = false;
     while (!stop_) {
-        auto device = opener_ ? opener_(events) : drivers::open_device(uri, events);
+        auto device = opener_ ? opener_(events, stop_fd_)
+                              : drivers::open_device(uri, events, {}, drivers::steady_now_ms, drivers::ReconnectPolicy{}, stop_fd_);
         if (!device) {
             if (!reported) log_warning("board " + board_ + ": " + device.error().message + "; " + waiter.note());
             reported = true;

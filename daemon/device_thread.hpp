@@ -27,13 +27,16 @@ namespace eboard::daemon {
 class DeviceThread {
   public:
     /// Opens the board's driver session with this event sink; called on the device thread.
+    /// The int is a descriptor that turns readable when the thread is asked to stop: an open
+    /// that waits (a Bluetooth board being discovered) gives up then (drivers::open_device's
+    /// cancel_fd).
     using Opener = std::function<Expected<std::unique_ptr<drivers::DeviceSession>>(
-        drivers::DeviceSession::EventSink)>;
+        drivers::DeviceSession::EventSink, int)>;
     /// Called on the device thread with settings the driver learnt (board_settings.hpp).
     using LearnedSink = std::function<void(BoardSettings)>;
 
     /// `board` names the board in the log.
-    explicit DeviceThread(std::string board) : board_(std::move(board)) {}
+    explicit DeviceThread(std::string board);
     ~DeviceThread();
     DeviceThread(const DeviceThread&) = delete;
     DeviceThread& operator=(const DeviceThread&) = delete;
@@ -66,6 +69,7 @@ class DeviceThread {
     std::shared_future<void> previous_closed_;
     std::thread thread_;
     std::atomic<bool> stop_{false};
+    int stop_fd_ = -1; ///< eventfd, readable from request_stop() until the next start(): the opener's cancel_fd
     std::mutex mutex_;
     std::condition_variable wake_;
     std::vector<std::function<void(drivers::Driver&)>> commands_;

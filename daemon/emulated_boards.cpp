@@ -107,7 +107,9 @@ Expected<bool> EmulatedBoards::open(Emulated& e, BoardRecord& record, Recorder& 
         });
     }
     if (auto* link = dynamic_cast<DeviceLink*>(record.link.get()))
-        link->set_opener([emulator = e.emulator.get(), opts = options(record)](drivers::DeviceSession::EventSink sink) {
+        // An emulator's pty opens at once: nothing to give up on a stop.
+        link->set_opener([emulator = e.emulator.get(), opts = options(record)](drivers::DeviceSession::EventSink sink,
+                                                                              int /*cancel_fd*/) {
             return emulator->open_session(std::move(sink), opts);
         });
     return true;

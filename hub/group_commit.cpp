@@ -6,7 +6,7 @@ Expected<Ingested> GroupCommit::take(const mqtt::Message& m, std::int64_t now_ms
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
     auto r = store_.stage(m.topic, m.payload, now_ms);
-    if (!r && r.error().message.rfind("hub store:", 0) == 0) return r;
+    if (!r && is_store_failure(r.error())) return r;
     ++stats_.staged;
     if (!first_) first_ = now;
     if (r) batch_.emplace_back(m, *r);

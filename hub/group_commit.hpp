@@ -54,7 +54,7 @@ class GroupCommit {
 
     /// Stages `m` received at `now_ms` and commits the batch when one of the rules above says so
     /// (before returning, that is before the PUBACK). The Error of a message the store does not
-    /// take; an Error starting with "hub store:" when staging or the commit failed (nothing of the
+    /// take; an Error of the store's own (is_store_failure) when staging or the commit failed (nothing of the
     /// batch is committed: the hub must not acknowledge `m`).
     Expected<Ingested> take(const mqtt::Message& m, std::int64_t now_ms);
     /// Commits the open batch when its first message is `interval` old (the loop's timer);

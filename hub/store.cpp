@@ -11,6 +11,12 @@
 
 namespace eboard::hub {
 
+bool is_store_failure(const Error& e) {
+    const std::string_view m = e.message;
+    return m.size() > kStoreErrorLabel.size() && m.substr(0, kStoreErrorLabel.size()) == kStoreErrorLabel &&
+           m[kStoreErrorLabel.size()] == ':';
+}
+
 namespace {
 
 using nlohmann::json;
@@ -68,7 +74,7 @@ class Stmt {
     Expected<bool> run() {
         const int rc = step();
         if (rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
-        return Error{std::string("hub store: ") + sqlite3_errmsg(db_)};
+        return Error{std::string(kStoreErrorLabel) + ": " + sqlite3_errmsg(db_)};
     }
     [[nodiscard]] std::int64_t integer(int c) const { return sqlite3_column_int64(s_, c); }
     [[nodiscard]] bool null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
@@ -132,10 +138,10 @@ std::string topic_board(const std::vector<std::string>& parts) {
 } // namespace
 
 Expected<std::unique_ptr<HallStore>> HallStore::open(const std::filesystem::path& state_dir) {
-    auto db = daemon::open_sqlite_file(state_dir, "eboard-hub.db", "hub store");
+    auto db = daemon::open_sqlite_file(state_dir, "eboard-hub.db", std::string(kStoreErrorLabel));
     if (!db) return db.error();
     // The readers' connection (WAL: it sees what is committed, never the open batch).
-    auto rd = daemon::open_sqlite_file(state_dir, "eboard-hub.db", "hub store");
+    auto rd = daemon::open_sqlite_file(state_dir, "eboard-hub.db", std::string(kStoreErrorLabel));
     if (!rd) {
         sqlite3_close_v2(*db);
         return rd.error();
@@ -152,7 +158,7 @@ HallStore::~HallStore() {
     sqlite3_close_v2(db_);
 }
 
-Expected<bool> HallStore::exec(const char* sql) const { return daemon::exec_sql(db_, sql, "hub store"); }
+Expected<bool> HallStore::exec(const char* sql) const { return daemon::exec_sql(db_, sql, std::string(kStoreErrorLabel)); }
 
 Expected<Ingested> HallStore::ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms) {
     auto r = stage(topic, payload, now_ms);
@@ -191,7 +197,7 @@ Expected<Ingested> HallStore::stage(std::string_view topic, std::string_view pay
         // A message the hub does not take (not the contract's) is done with all the same: the
         // mark moves past it, without what it did.
         const auto next = row ? daemon::next_mark(mark, *row) : std::nullopt;
-        if (!r && next && r.error().message.rfind("hub store:", 0) != 0) {
+        if (!r && next && !is_store_failure(r.error())) {
             (void)exec("ROLLBACK TO message;");
             if (auto ok = set_received(*next); !ok) r = ok.error();
             if (auto ok = exec("RELEASE message;"); !ok) return ok.error();

@@ -54,6 +54,14 @@ struct sqlite3;
 
 namespace eboard::hub {
 
+/// The label that starts the message of every error of the store itself (SQLite failing: a
+/// full disk, an I/O error), followed by ": ". A message the store refuses (not the contract's)
+/// gives an error without it.
+inline constexpr std::string_view kStoreErrorLabel = "hub store";
+/// True if `e` is the store's own failure (its message starts with kStoreErrorLabel), not a
+/// message the store refused.
+[[nodiscard]] bool is_store_failure(const Error& e);
+
 /// What one message did to the store (staged: committed with the batch).
 struct Ingested {
     bool changed = false;   ///< the hall's games or boards changed (a PGN or an index may differ)
@@ -107,8 +115,8 @@ class HallStore {
     Expected<Ingested> ingest(std::string_view topic, std::string_view payload, std::int64_t now_ms);
     /// Applies the message as ingest() does inside the open batch (beginning one); readers see
     /// it after commit(). A message that is not the contract's is an Error and is undone alone
-    /// (its row still moves the host's mark); an Error starting with "hub store:" is the
-    /// store's own (the batch is then left to a crash: not committed).
+    /// (its row still moves the host's mark); an Error of the store's own
+    /// (is_store_failure) is the store's (the batch is then left to a crash: not committed).
     Expected<Ingested> stage(std::string_view topic, std::string_view payload, std::int64_t now_ms);
     /// Commits the open batch: true when one was committed, false when none was open. An Error
     /// (the disk failed): the batch is rolled back, as a crash would lose it.

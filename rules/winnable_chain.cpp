@@ -73,22 +73,22 @@ Bitboard step_spread(PieceType t, Color c, Bitboard region) noexcept {
     }
 }
 
-// The frozen pieces (a second rule, same file): a move that checkmates the attacker ends the
-// game, so no game in which the attacker mates goes on after it. Let F be a set of the other
-// side's pieces (not its king), and run the analysis with the pieces of F never moving
-// (ReachCase::frozen; they may still be captured). Suppose that for each piece Y of F, in every
-// position the regions allow with Y on its square, every move of Y checkmates the attacker.
-// Take any game in which the attacker mates, and the first move of a piece of F in it: before
-// that move every position lies within the regions (the induction of the analysis, which
-// holds while no piece of F moves), so that move mates the attacker and the game ends there,
-// before the attacker's mate: so no piece of F ever moves in that game, all of it lies within
-// the regions, and if the mate test fails for the attacker, there is no such game.
-// "Every move of Y checkmates" is checked on the fixpoint, with the attacker's king a piece
-// that never moves (on k), `maybe` the squares any piece may stand on, and only what holds in
-// every such position: for each square t Y could move to (a non-pawn's attacks with only the
-// never-moving pieces in its way, less its own side's never-moving pieces; a pawn's single
-// push and its captures onto squares the attacker may stand on; a pawn on its first rank
-// (a double push, which en passant could answer) or one that may promote is not handled):
+// The frozen pieces (a second rule, same file): a move that checkmates the attacker ends the game,
+// so no game in which the attacker mates goes on after it. Let F be a set of the other side's
+// pieces (not its king), and run the analysis with the pieces of F never moving (reach_regions()'s
+// `held`; they may still be captured). Suppose that for each piece Y of F, in every position the
+// regions allow with Y on its square, every move of Y checkmates the attacker. Take any game in
+// which the attacker mates, and the first move of a piece of F in it: before that move every
+// position lies within the regions (the induction of the analysis, which holds while no piece of F
+// moves), so that move mates the attacker and the game ends there, before the attacker's mate: so
+// no piece of F ever moves in that game, all of it lies within the regions, and if the mate test
+// fails for the attacker, there is no such game. "Every move of Y checkmates" is checked on the
+// fixpoint, with the attacker's king a piece that never moves (on k), `maybe` the squares any piece
+// may stand on, and only what holds in every such position: for each square t Y could move to (a
+// non-pawn's attacks with only the never-moving pieces in its way, less its own side's never-moving
+// pieces; a pawn's single push and its captures onto squares the attacker may stand on; a pawn on
+// its first rank (a double push, which en passant could answer) or one that may promote is not
+// handled):
 //   - Y on t checks k along a line no piece may stand on (so nothing can block it either),
 //     nor y and the squares next to it on its file (once Y has left, a pawn of the attacker
 //     may push onto y or over it: the only squares its moves gain by Y's leaving);
@@ -203,8 +203,8 @@ bool split_on(const Position& pos, int x, Color attacker) noexcept {
     never.barred[1 - index_of(xc)] = bit(x);
     // A piece of the other side is held still in case 1 if its every move mates the attacker
     // (the frozen pieces below: its first move, if any, would end the game first).
-    if (xc != attacker) never.frozen = bit(x);
-    if (!reach_regions(pos, mate, std::nullopt, true, &never)) return false;
+    const Bitboard held = xc != attacker ? bit(x) : 0;
+    if (!reach_regions(pos, mate, std::nullopt, true, held, nullptr, &never)) return false;
     if ((never.permanent & bit(x)) == 0 || mate_fits(mate[ai])) return false;
     if (xc != attacker && !every_move_mates(pos, never, x, attacker)) return false;
 
@@ -218,7 +218,8 @@ bool split_on(const Position& pos, int x, Color attacker) noexcept {
         if (color_of(p) != xc && (step_spread(type_of(p), color_of(p), never.regions[si]) & bit(x)))
             taken.start[si] |= bit(x);
     }
-    return reach_regions(pos, mate, std::nullopt, true, &taken) && !mate_fits(mate[ai]);
+    return reach_regions(pos, mate, std::nullopt, true, 0, nullptr, &taken) &&
+           !mate_fits(mate[ai]);
 }
 
 /// The split on each piece (not a king or pawn) with no move in pos, or of the other side
@@ -253,9 +254,8 @@ bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
     }
     for (int round = 0; frozen != 0 && round < kFreezeRounds; ++round) {
         ReachCase c;
-        c.frozen = frozen;
         std::array<MateRegions, 2> mate;
-        if (!reach_regions(pos, mate, std::nullopt, true, &c)) return false;
+        if (!reach_regions(pos, mate, std::nullopt, true, frozen, nullptr, &c)) return false;
         Bitboard keep = 0;
         for (Bitboard ys = frozen; ys;) {
             const int y = pop_lsb(ys);

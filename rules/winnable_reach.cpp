@@ -153,9 +153,9 @@ void make_mate_regions(const std::array<Unit, 32>& units, std::size_t n,
 } // namespace
 
 bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
-                   std::optional<Color> stalemate_filter, bool officer_guards,
-                   ReachCase* split) noexcept {
-    if (pos.ep_square().valid()) return false;
+                   std::optional<Color> stalemate_filter, bool officer_guards, Bitboard held,
+                   Bitboard* permanent_out, ReachCase* split) noexcept {
+    if (pos.ep_square().valid() || (held != 0 && stalemate_filter)) return false;
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
 
@@ -252,7 +252,8 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
             const Bitboard allowed =
                 ~(own_fixed[ci] | fixed_king[them] | (split ? split->barred[ci] : 0));
             const Bitboard before = u.region;
-            if (split && (split->frozen & bit(u.square))) {  // it never moves (the caller's case)
+            if ((held & bit(u.square)) != 0) {
+                // Held by the caller (its moves end the game): the region stays its square.
                 if (u.type != PieceType::Pawn) u.captures = u.region;
                 continue;
             }
@@ -333,6 +334,7 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
     }
 
     make_mate_regions(units, n, mate);
+    if (permanent_out != nullptr) *permanent_out = permanent;
     if (split) {
         split->regions = {};
         for (std::size_t i = 0; i < n; ++i)

@@ -46,10 +46,14 @@ struct BleTimeouts {
 /// Finds, connects and subscribes to the board `target` ("AA:BB:CC:DD:EE:FF", matched without
 /// regard to case, or a prefix of the device's Name or Alias: "Chessnut", "MILLENNIUM",
 /// "DGT_PEGASUS") with `profile`. Errors say what is missing (no adapter, not found in the
-/// discovery time, the service not on the device, BlueZ's error on Connect).
+/// discovery time, the service not on the device, BlueZ's error on Connect). `cancel_fd`, when
+/// not -1, is a descriptor that turns readable when the caller gives the open up (eboardd
+/// stopping, transport.hpp): every wait of the open (discovery, Connect, services) watches it,
+/// and the open then ends at once with an error that says so. It is only polled, never read.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_ble(const std::string& target,
                                                              const BleProfile& profile,
-                                                             const BleTimeouts& timeouts = {});
+                                                             const BleTimeouts& timeouts = {},
+                                                             int cancel_fd = -1);
 
 /// True if `text` is a Bluetooth address (six hex pairs separated by ':').
 [[nodiscard]] bool is_bluetooth_address(std::string_view text) noexcept;

@@ -6,11 +6,15 @@
 #include "drivers/core/session.hpp"
 #include "drivers/core/trace.hpp"
 
+#include <poll.h>
 #include <systemd/sd-bus.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <functional>
 #include <map>
@@ -211,7 +215,7 @@ TimeMs now_ms() { return steady_now_ms(); }
 
 class BleTransport final : public Transport {
   public:
-    explicit BleTransport(const BleProfile& profile) : profile_(profile) {}
+    BleTransport(const BleProfile& profile, int cancel_fd) : profile_(profile), cancel_fd_(cancel_fd) {}
     ~BleTransport() override { BleTransport::close(); }
     BleTransport(const BleTransport&) = delete;
     BleTransport& operator=(const BleTransport&) = delete;
@@ -232,14 +236,25 @@ class BleTransport final : public Transport {
     void fail(std::string why);
     /// Dispatches what the bus has; false (and disconnected) when the bus connection broke.
     bool process();
-    /// Waits for bus traffic until `done()` holds or `timeout_ms` passed.
+    /// Waits for bus traffic until `done()` holds, `timeout_ms` passed or the open is given up
+    /// (cancelled()).
     bool wait_until(int timeout_ms, const std::function<bool()>& done);
+    /// Waits at most `timeout_ms` for the bus (its descriptor, or a timeout sd-bus keeps) or
+    /// for cancel_fd_. False when the wait itself failed.
+    bool wait_bus(TimeMs timeout_ms);
+    /// True once cancel_fd_ turned readable (the caller gave the open up); stays true.
+    bool cancelled();
+    /// Device1.Connect without blocking the thread: the call goes out asynchronously and its
+    /// reply is waited for by wait_until, so that cancel_fd_ is heard meanwhile.
+    Expected<bool> connect(int timeout_ms);
     /// Reads BlueZ's object tree into `tree` again after every bus wake-up until `holds(tree)`,
     /// at most `timeout_ms`: false on timeout, an error when BlueZ cannot be read.
     Expected<bool> wait_for(int timeout_ms, Objects& tree, const std::function<bool(Objects&)>& holds);
     Expected<bool> call(const std::string& path, const char* iface, const char* method, std::uint64_t timeout_us = 0);
 
     BleProfile profile_;
+    int cancel_fd_ = -1;     ///< open_ble's cancel_fd: readable = give the open up
+    bool cancelled_ = false; ///< cancel_fd_ was seen readable
     BusPtr bus_;
     SlotPtr changed_slot_, removed_slot_;
     std::string device_path_, write_path_, name_ = "ble";
@@ -269,14 +284,43 @@ bool BleTransport::process() {
     return true;
 }
 
+bool BleTransport::cancelled() {
+    if (cancelled_ || cancel_fd_ < 0) return cancelled_;
+    pollfd p{cancel_fd_, POLLIN, 0};
+    cancelled_ = ::poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
+    return cancelled_;
+}
+
+bool BleTransport::wait_bus(TimeMs timeout_ms) {
+    // sd_bus_wait() would not hear cancel_fd_: poll the bus's descriptor with the events and
+    // the timeout sd-bus asks for (a method call's reply deadline), and cancel_fd_ beside it.
+    const int events = sd_bus_get_events(bus_.get());
+    if (events < 0) return false;
+    std::uint64_t until_us = 0;
+    if (sd_bus_get_timeout(bus_.get(), &until_us) >= 0 && until_us != UINT64_MAX) {
+        timespec ts{};
+        (void)::clock_gettime(CLOCK_MONOTONIC, &ts);
+        const std::uint64_t now_us = static_cast<std::uint64_t>(ts.tv_sec) * 1000000U +
+                                     static_cast<std::uint64_t>(ts.tv_nsec) / 1000U;
+        const auto bus_ms = static_cast<TimeMs>(until_us > now_us ? (until_us - now_us + 999) / 1000 : 0);
+        timeout_ms = std::min(timeout_ms, bus_ms);
+    }
+    std::array<pollfd, 2> fds{pollfd{sd_bus_get_fd(bus_.get()), static_cast<short>(events), 0},
+                              pollfd{cancel_fd_, POLLIN, 0}};
+    const nfds_t n = cancel_fd_ >= 0 ? 2 : 1;
+    const int r = ::poll(fds.data(), n, static_cast<int>(std::clamp<TimeMs>(timeout_ms, 0, 60000)));
+    return r >= 0 || errno == EINTR;
+}
+
 bool BleTransport::wait_until(int timeout_ms, const std::function<bool()>& done) {
     const TimeMs end = now_ms() + timeout_ms;
     while (true) {
         if (!process()) return false;
         if (done()) return true;
+        if (cancelled()) return false;
         const TimeMs left = end - now_ms();
         if (left <= 0) return false;
-        if (sd_bus_wait(bus_.get(), static_cast<std::uint64_t>(left) * 1000) < 0) return false;
+        if (!wait_bus(left)) return false;
     }
 }
 
@@ -303,6 +347,37 @@ Expected<bool> BleTransport::call(const std::string& path, const char* iface, co
     MessagePtr msg(m);
     if (r >= 0) r = sd_bus_call(bus_.get(), m, timeout_us, &err.e, nullptr);
     if (r < 0) return Error{std::string(method) + " on " + path + ": " + err.text(r)};
+    return true;
+}
+
+Expected<bool> BleTransport::connect(int timeout_ms) {
+    struct Reply {
+        bool came = false;
+        std::string error; ///< BlueZ's error, empty on success
+    } reply;
+    auto on_reply = [](sd_bus_message* m, void* userdata, sd_bus_error* /*err*/) -> int {
+        auto& r = *static_cast<Reply*>(userdata);
+        r.came = true;
+        if (const sd_bus_error* e = sd_bus_message_get_error(m); e && e->name)
+            r.error = std::string(e->name) + ": " + (e->message ? e->message : "");
+        return 0;
+    };
+    sd_bus_message* m = nullptr;
+    int r = sd_bus_message_new_method_call(bus_.get(), &m, kBluez, device_path_.c_str(), kDevice, "Connect");
+    const MessagePtr msg(m);
+    sd_bus_slot* raw = nullptr;
+    // The call's own deadline is a second past ours, so that ours is the one that speaks.
+    const auto deadline_us = (static_cast<std::uint64_t>(std::max(timeout_ms, 0)) + 1000U) * 1000U;
+    if (r >= 0) r = sd_bus_call_async(bus_.get(), &raw, m, on_reply, &reply, deadline_us);
+    if (r < 0) return Error{"Connect on " + device_path_ + ": " + std::strerror(-r)};
+    const SlotPtr slot(raw); // freed on return: a reply that comes later finds no one waiting
+    (void)wait_until(timeout_ms, [&] { return reply.came; });
+    if (!reply.came) {
+        if (cancelled()) return Error{"Connect given up (the open was cancelled)"};
+        if (down_) return Error{error_};
+        return Error{"Connect on " + device_path_ + ": no answer from BlueZ in " + std::to_string(timeout_ms / 1000) + " s"};
+    }
+    if (!reply.error.empty()) return Error{"Connect on " + device_path_ + ": " + reply.error};
     return true;
 }
 
@@ -376,6 +451,7 @@ Expected<bool> BleTransport::open(const std::string& target, const BleTimeouts& 
         });
         (void)call(adapter, kAdapter, "StopDiscovery");
         if (!found) return found.error();
+        if (cancelled()) return Error{"given up while discovering (the open was cancelled)"};
         if (!found.value())
             return Error{"Bluetooth board '" + target + "' not found in " + std::to_string(timeouts.discovery_ms / 1000) +
                          " s of discovery (is it switched on and not connected to another device?)"};
@@ -386,15 +462,18 @@ Expected<bool> BleTransport::open(const std::string& target, const BleTimeouts& 
     if (const std::string n = string_prop(dev, "Name"); !n.empty()) name_ += " (" + n + ")";
     if (!bool_prop(dev, "Connected")) {
         ble_trace().note("connecting " + name_);
-        if (auto c = call(device_path_, kDevice, "Connect", static_cast<std::uint64_t>(timeouts.connect_ms) * 1000); !c)
+        if (auto c = connect(timeouts.connect_ms); !c) {
+            if (cancelled()) return Error{"given up while connecting to " + name_ + " (the open was cancelled)"};
             return Error{"cannot connect to " + name_ + ": " + c.error().message +
                          " (pair it first with bluetoothctl if the board asks for pairing)"};
+        }
     }
     const auto resolved = wait_for(timeouts.services_ms, tree, [&](Objects& now) {
         return bool_prop(now[device_path_][kDevice], "ServicesResolved");
     });
     if (!resolved) return resolved.error();
     if (down_) return Error{name_ + ": " + error_};
+    if (cancelled()) return Error{name_ + ": given up while BlueZ resolved its services (the open was cancelled)"};
     if (!resolved.value()) return Error{name_ + ": BlueZ did not resolve the GATT services in time"};
     if (find_gatt(tree, device_path_, kService, profile_.service).empty())
         return Error{name_ + " has no GATT service " + std::string(profile_.service) + " (not a board of this driver?)"};
@@ -486,8 +565,8 @@ bool is_bluetooth_address(std::string_view text) noexcept {
 }
 
 Expected<std::unique_ptr<Transport>> open_ble(const std::string& target, const BleProfile& profile,
-                                              const BleTimeouts& timeouts) {
-    auto t = std::make_unique<BleTransport>(profile);
+                                              const BleTimeouts& timeouts, int cancel_fd) {
+    auto t = std::make_unique<BleTransport>(profile, cancel_fd);
     if (auto ok = t->open(target, timeouts); !ok) {
         // A half-opened link: let the board go (close() disconnects what was connected).
         return Error{"ble:" + target + ": " + ok.error().message};

@@ -124,7 +124,7 @@ Expected<std::unique_ptr<Transport>> open_serialport(const std::string& path,
 Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
                                                     const SerialSettings& settings,
                                                     std::span<const UsbId> usb_ids,
-                                                    const BleProfile* ble) {
+                                                    const BleProfile* ble, int cancel_fd) {
     switch (spec.kind) {
     case TransportKind::SerialPort: return open_serialport(spec.path, settings);
     case TransportKind::Termios: return open_termios(spec.path, settings);
@@ -138,7 +138,7 @@ Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
     }
     case TransportKind::Ble:
         if (!ble) return Error{"this board model has no Bluetooth LE profile (see the driver's README for its BLE model)"};
-        return open_ble(spec.ble_target, *ble);
+        return open_ble(spec.ble_target, *ble, BleTimeouts{}, cancel_fd);
     case TransportKind::None: break;
     }
     return Error{"no transport given"};

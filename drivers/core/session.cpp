@@ -194,7 +194,8 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
                                                      DeviceSession::EventSink sink,
                                                      DriverOptions options,
                                                      DeviceSession::Clock clock,
-                                                     std::optional<ReconnectPolicy> reconnect) {
+                                                     std::optional<ReconnectPolicy> reconnect,
+                                                     int cancel_fd) {
     auto uri = parse_device_uri(uri_text);
     if (!uri) return uri.error();
     const DriverInfo* info = find_driver(uri->driver);
@@ -204,7 +205,7 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
     options.model = std::string(model->name);
     if (info->check) // the driver's own message, rather than create()'s nullptr
         if (auto ok = info->check(options); !ok) return Error{"driver '" + uri->driver + "': " + ok.error().message};
-    auto transport = open_transport(uri->transport, model->serial, info->usb_ids, model->ble);
+    auto transport = open_transport(uri->transport, model->serial, info->usb_ids, model->ble, cancel_fd);
     if (!transport) return transport.error();
     auto driver = info->create(options);
     if (!driver) return Error{"driver '" + uri->driver + "' rejected its options"};
@@ -213,8 +214,8 @@ Expected<std::unique_ptr<DeviceSession>> open_device(std::string_view uri_text,
     if (reconnect) {
         std::vector<UsbId> usb_ids = info->usb_ids;
         session->enable_reconnect(
-            [spec = uri->transport, serial = model->serial, usb_ids = std::move(usb_ids), ble = model->ble] {
-                return open_transport(spec, serial, usb_ids, ble);
+            [spec = uri->transport, serial = model->serial, usb_ids = std::move(usb_ids), ble = model->ble, cancel_fd] {
+                return open_transport(spec, serial, usb_ids, ble, cancel_fd);
             },
             *reconnect);
     }

@@ -138,9 +138,12 @@ class DeviceSession final : private DriverHost {
 /// Opens the board a URI names (`dgt:/dev/ttyACM0`): finds the driver in the registry, opens
 /// the transport with the model's serial settings and creates the session (not started), with
 /// reconnection to the same transport spec on `reconnect`'s schedule (nullopt: off).
+/// `cancel_fd` (-1: none) gives up an open that waits, this one and every reopen of the
+/// session, once it turns readable (open_transport in transport.hpp; the daemon's device
+/// thread passes an eventfd it writes when it stops).
 [[nodiscard]] Expected<std::unique_ptr<DeviceSession>> open_device(
     std::string_view uri, DeviceSession::EventSink sink, DriverOptions options = {},
     DeviceSession::Clock clock = steady_now_ms,
-    std::optional<ReconnectPolicy> reconnect = ReconnectPolicy{});
+    std::optional<ReconnectPolicy> reconnect = ReconnectPolicy{}, int cancel_fd = -1);
 
 } // namespace eboard::drivers

@@ -61,9 +61,13 @@ struct BleProfile;
 /// Opens what the spec names; settings apply to serial kinds only, `usb_ids` (the driver's
 /// table in the registry) to the usb kind only (open_usb in usb.hpp), `ble` (the model's GATT
 /// profile, ble.hpp) to the ble kind only; nullptr there means the model has no BLE profile.
+/// `cancel_fd` (-1: none) is a descriptor that turns readable when the caller gives the open
+/// up, e.g. an eventfd written when eboardd stops. Only opens that can wait long watch it: a
+/// Bluetooth LE open waits up to 40 s for BlueZ (ble.hpp); the other kinds open at once.
 [[nodiscard]] Expected<std::unique_ptr<Transport>> open_transport(const TransportSpec& spec,
                                                                    const SerialSettings& settings,
                                                                    std::span<const UsbId> usb_ids = {},
-                                                                   const BleProfile* ble = nullptr);
+                                                                   const BleProfile* ble = nullptr,
+                                                                   int cancel_fd = -1);
 
 } // namespace eboard::drivers

@@ -146,10 +146,7 @@ void DgtDriver::on_tick(TimeMs now) {
     if (clock_model_ == ClockModel::None && !clock_probe_pending_ &&
         now - last_clock_probe_ >= opt_.clock_probe_ms)
         request_version();
-    if ((opt_.quirks & quirk::bluetooth) && now - last_battery_request_ >= opt_.battery_poll_ms) {
-        send({cmd::send_battery});
-        last_battery_request_ = now;
-    }
+    if ((opt_.quirks & quirk::bluetooth) && now - last_battery_request_ >= opt_.battery_poll_ms) request_battery(now);
     clock_queue_.tick(now, state_ == State::Ready);
 }
 
@@ -195,11 +192,13 @@ void DgtDriver::on_version(int major, int minor, TimeMs now) {
     send({cmd::return_serialnr, cmd::send_brd,
           opt_.update_nice ? cmd::send_update_nice : cmd::send_update});
     if (opt_.quirks & quirk::long_serial) send({cmd::return_long_serialnr});
-    if (opt_.quirks & quirk::bluetooth) {
-        send({cmd::send_battery});
-        last_battery_request_ = now;
-    }
+    if (opt_.quirks & quirk::bluetooth) request_battery(now);
     request_version();  // clock present? (15 step 6)
+}
+
+void DgtDriver::request_battery(TimeMs now) {
+    send({cmd::send_battery});
+    last_battery_request_ = now;
 }
 
 bool DgtDriver::proves_alive(std::span<const std::uint8_t> p) const {

@@ -91,6 +91,9 @@ class DgtDriver final : public Driver, public ClockControl {
   private:
     enum class State : std::uint8_t { Opening, WaitVersion, Ready };
     void send(std::initializer_list<std::uint8_t> bytes);
+    /// Bluetooth boards: asks for the battery (SEND_BATTERY_STATUS) and notes when, for the
+    /// next poll every battery-poll-ms.
+    void request_battery(TimeMs now);
     void send_clock(std::uint8_t command, std::vector<std::uint8_t> frame);
     void on_board_dump(std::span<const std::uint8_t, 64> codes, TimeMs now);
     void on_field_update(std::uint8_t field, std::uint8_t code, TimeMs now);

@@ -18,6 +18,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <future>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 using namespace eboard;
@@ -49,6 +51,7 @@ BoardReading occupancy(const BoardReading& b) {
 /// open_device() on a `ble:` URI with a short reconnection schedule.
 void open_ble_board(SessionHarness& h, const std::string& uri, DriverOptions opt = {}) {
     opt.params.emplace("startup-delay-ms", "0");
+    opt.params.emplace("developer-key", "123456789abc");
     auto s = open_device(
         uri, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, std::move(opt), steady_now_ms,
         ReconnectPolicy{20, 80});
@@ -150,6 +153,121 @@ TEST_CASE("ble transport: a board BlueZ does not know yet is discovered, connect
     CHECK(dump[3 + 36] == 0x00); // e4 empty
     link.close();
     CHECK_FALSE(bluez.connected("C0:FF:EE:00:00:01")); // a close lets the board go
+}
+
+/// open_ble on another thread, so that the test can cancel it while it waits.
+std::future<Expected<std::unique_ptr<Transport>>> open_ble_async(const std::string& target, const BleProfile& profile,
+                                                                 int cancel_fd) {
+    return std::async(std::launch::async, [=] { return open_ble(target, profile, BleTimeouts{60000, 60000, 60000}, cancel_fd); });
+}
+
+/// An eventfd, closed at the end of the scope.
+struct EventFd {
+    int fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    EventFd() = default;
+    EventFd(const EventFd&) = delete;
+    EventFd& operator=(const EventFd&) = delete;
+    ~EventFd() { ::close(fd); }
+    void signal() const {
+        const std::uint64_t one = 1;
+        REQUIRE(::write(fd, &one, sizeof one) == sizeof one);
+    }
+};
+
+TEST_CASE("ble transport: an open waiting for discovery or for Connect gives up at once when it is cancelled "
+          "(eboardd stopping)") {
+    emu::DgtEmulatorOptions eo;
+    eo.occupancy_only = true;
+    emu::DgtEmulator e(eo);
+    eboard::test::PtyPeer peer(e.pty_slave_path(), kNusTx);
+    const std::string addr = "C0:FF:EE:00:00:01";
+    FakeBluez bluez({FakeBleDevice{addr, "DGT_PEGASUS_1234", {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}},
+                                   &peer, true}});
+    const BleProfile profile{kNus, kNusRx, {kNusTx, ""}};
+    // Each wait below is 60 s; a cancel must end it long before (the bound is the point).
+    constexpr auto kBound = std::chrono::seconds(10);
+
+    SECTION("a board that is not there: the discovery waits, the cancel ends it") {
+        const EventFd cancel;
+        auto open = open_ble_async("NO_SUCH_BOARD", profile, cancel.fd);
+        REQUIRE(bluez.wait_for([](const auto& s) { return s.discoveries >= 1; }));
+        CHECK(open.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout); // still waiting
+        cancel.signal();
+        REQUIRE(open.wait_for(kBound) == std::future_status::ready);
+        const auto t = open.get();
+        REQUIRE_FALSE(t.has_value());
+        CHECK(t.error().message.find("cancelled") != std::string::npos);
+    }
+    SECTION("a board that does not answer Connect: the call is given up") {
+        bluez.set_answers_connect(addr, false);
+        const EventFd cancel;
+        auto open = open_ble_async(addr, profile, cancel.fd);
+        REQUIRE(bluez.wait_for([](const auto& s) { return s.connect_calls >= 1; }));
+        CHECK(open.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout);
+        cancel.signal();
+        REQUIRE(open.wait_for(kBound) == std::future_status::ready);
+        const auto t = open.get();
+        REQUIRE_FALSE(t.has_value());
+        CHECK(t.error().message.find("given up while connecting") != std::string::npos);
+        // Not cancelled, the same board: Connect's own time runs out, and the error says so.
+        const auto late = open_ble(addr, profile, BleTimeouts{1000, 300, 1000});
+        REQUIRE_FALSE(late.has_value());
+        CHECK(late.error().message.find("no answer from BlueZ") != std::string::npos);
+        // Answering again: the same transport connects, as before the change.
+        bluez.set_answers_connect(addr, true);
+        const EventFd unused;
+        auto ok = open_ble(addr, profile, BleTimeouts{}, unused.fd);
+        INFO((ok ? "" : ok.error().message));
+        CHECK(ok.has_value());
+    }
+    SECTION("already cancelled: nothing is waited for") {
+        const EventFd cancel;
+        cancel.signal();
+        const auto t = open_ble("NO_SUCH_BOARD", profile, BleTimeouts{60000, 60000, 60000}, cancel.fd);
+        REQUIRE_FALSE(t.has_value());
+        CHECK(t.error().message.find("cancelled") != std::string::npos);
+    }
+}
+
+TEST_CASE("ble transport: a reopen after the link was lost hears the session's cancel too") {
+    emu::DgtEmulatorOptions eo;
+    eo.occupancy_only = true;
+    eo.developer_key = kKey;
+    emu::DgtEmulator e(eo);
+    eboard::test::PtyPeer peer(e.pty_slave_path(), kNusTx);
+    const std::string addr = "C0:FF:EE:00:00:01";
+    FakeBluez bluez({FakeBleDevice{addr, "DGT_PEGASUS_1234", {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}},
+                                   &peer, true}});
+    const EventFd cancel;
+    SessionHarness h;
+    DriverOptions opt;
+    opt.params.emplace("startup-delay-ms", "0");
+    opt.params.emplace("developer-key", "123456789abc");
+    auto s = open_device(
+        "dgt.pegasus:ble:" + addr, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, std::move(opt), steady_now_ms,
+        ReconnectPolicy{20, 80}, cancel.fd);
+    INFO((s ? "" : s.error().message));
+    REQUIRE(s.has_value());
+    h.session = std::move(s.value());
+    h.session->start();
+    REQUIRE(h.pump_until([&] { return !h.all<BoardSnapshot>().empty(); }, 5000));
+    bluez.set_answers_connect(addr, false);
+    bluez.drop_link(addr);
+    REQUIRE(h.pump_until([&] { return !h.session->connected(); }));
+    // The next reopen hangs in Connect; the cancel, written from another thread while the
+    // session waits there, ends it, and poll() returns.
+    auto waiter = std::async(std::launch::async, [&] {
+        const bool seen = bluez.wait_for([](const auto& st) { return st.connect_calls >= 2; });
+        cancel.signal();
+        return seen;
+    });
+    const auto start = std::chrono::steady_clock::now();
+    while (h.session->failed_attempts() == 0 && std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
+        (void)h.session->poll(100);
+    CHECK(waiter.get());
+    CHECK(h.session->failed_attempts() >= 1);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+    CHECK_FALSE(h.session->connected());
 }
 
 TEST_CASE("dgt.pegasus over ble: developer key, a whole game, the link lost mid-game and back") {
@@ -270,6 +388,7 @@ TEST_CASE("bluetooth classic: an RFCOMM tty (/dev/rfcommN) goes through the term
     SessionHarness h;
     DriverOptions opt;
     opt.params.emplace("startup-delay-ms", "0");
+    opt.params.emplace("developer-key", "123456789abc");
     auto s = open_device("dgt.bluetooth:" + link, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, opt);
     INFO((s ? "" : s.error().message));
     REQUIRE(s.has_value());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
@@ -94,6 +95,7 @@ struct FakeDev {
     FakeBleDevice spec;
     std::string path;
     bool visible = false, connected = false, resolved = false, in_range = true, gatt_registered = false;
+    bool answers_connect = true;
     std::deque<FakeServiceObject> services;
     std::deque<FakeChar> chars;
 };
@@ -103,6 +105,7 @@ struct FakeBluez::State {
     std::vector<sd_bus_slot*> slots;
     std::deque<FakeDev> devices;
     FakeBluezStats stats;
+    std::vector<sd_bus_message*> held; ///< Connect calls left unanswered (answers_connect false)
     bool discovering = false;
     int wake_fd = -1;
     std::atomic<bool> stop{false};
@@ -270,6 +273,11 @@ void set_link(FakeDev& d, bool up) {
 
 int method_connect(sd_bus_message* m, void* userdata, sd_bus_error* err) {
     auto& d = *static_cast<FakeDev*>(userdata);
+    ++d.state->stats.connect_calls;
+    if (!d.answers_connect) {
+        d.state->held.push_back(sd_bus_message_ref(m));
+        return 1; // handled; the reply never comes
+    }
     if (!d.in_range) {
         ++d.state->stats.refused_connects;
         return sd_bus_error_set(err, "org.bluez.Error.Failed", "le-connection-abort-by-local");
@@ -437,6 +445,7 @@ FakeBluez::~FakeBluez() {
     (void)!::write(state_->wake_fd, &one, sizeof one);
     if (thread_.joinable()) thread_.join();
     for (sd_bus_slot* s : state_->slots) sd_bus_slot_unref(s);
+    for (sd_bus_message* m : state_->held) sd_bus_message_unref(m);
     sd_bus_flush_close_unref(state_->bus);
     ::close(state_->wake_fd);
     if (daemon_pid_ > 0) {
@@ -468,6 +477,20 @@ void FakeBluez::set_in_range(const std::string& address, bool in_range) {
         for (auto& d : st.devices)
             if (d.spec.address == address) d.in_range = in_range;
     });
+}
+
+void FakeBluez::set_answers_connect(const std::string& address, bool answers) {
+    run([&](State& st) {
+        for (auto& d : st.devices)
+            if (d.spec.address == address) d.answers_connect = answers;
+    });
+}
+
+bool FakeBluez::wait_for(const std::function<bool(const FakeBluezStats&)>& holds, int timeout_ms) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (!holds(stats()))
+        if (std::chrono::steady_clock::now() >= end) return false;
+    return true;
 }
 
 bool FakeBluez::connected(const std::string& address) {

@@ -84,6 +84,7 @@ struct FakeBleDevice {
 struct FakeBluezStats {
     int discoveries = 0;      ///< StartDiscovery calls
     int connects = 0;         ///< successful Device1.Connect calls
+    int connect_calls = 0;    ///< every Device1.Connect call, answered or held (set_answers_connect)
     int refused_connects = 0; ///< Connect calls while the device was out of range
     int writes = 0;           ///< WriteValue calls
 };
@@ -100,6 +101,12 @@ class FakeBluez {
     void drop_link(const std::string& address);
     /// While out of range, Connect fails as BlueZ's does (org.bluez.Error.Failed).
     void set_in_range(const std::string& address, bool in_range);
+    /// false: Connect calls to the device get no answer at all (a BlueZ stuck on a board that
+    /// does not respond); they are held unanswered until the fake ends.
+    void set_answers_connect(const std::string& address, bool answers);
+    /// Waits until `holds(stats())`, at most `timeout_ms`; false on timeout. Each look is a
+    /// round trip to the service's thread (no sleeping).
+    [[nodiscard]] bool wait_for(const std::function<bool(const FakeBluezStats&)>& holds, int timeout_ms = 5000);
     [[nodiscard]] bool connected(const std::string& address);
     [[nodiscard]] FakeBluezStats stats();
     /// The private bus's address.

@@ -11,11 +11,17 @@
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
-#include "composed.hpp"
+#include "composed_position.hpp"
 
 using namespace eboard;
 
 namespace {
+
+using test::composed;
+
+std::string label(const std::string& fen, WinnableMode mode) {
+    return winnability_label(composed(fen), mode);
+}
 
 /// What the analyses before these rules prove for `side`: neither the locked-pawn analysis
 /// nor the reachability analysis (with the officer guards, and with either stalemate filter).

@@ -8,17 +8,22 @@
 #include <chrono>
 #include <optional>
 #include <string>
-#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
-#include "composed.hpp"
+#include "composed_position.hpp"
 
 using namespace eboard;
 using winnable_detail::bit;
 using winnable_detail::MateRegions;
 
 namespace {
+
+using test::composed;
+
+std::string label(const std::string& fen, WinnableMode mode) {
+    return winnability_label(composed(fen), mode);
+}
 
 constexpr int a7 = 48, b7 = 49, a8 = 56, b8 = 57, h1 = 7, c5 = 34;
 
