@@ -163,6 +163,10 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     }
     // A king inside the other side's chain whose guards could move only by mating it.
     if (mating_guards_unwinnable(pos, side)) return Winnability::Unwinnable;
+    // Full mode: the case split on a piece that cannot move (a corner king with its rook and
+    // bishop behind a chain; rules/winnable_chain.cpp), also after forced first moves.
+    Position work = pos.copy();
+    if (chain_split_unwinnable(work, side)) return Winnability::Unwinnable;
     return Winnability::Undetermined;
 }
 

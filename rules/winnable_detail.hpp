@@ -113,17 +113,35 @@ struct MateRegions {
 /// never moves guards for good (full mode; quick mode leaves it out for speed).
 /// held: pieces on these squares are taken never to move (their regions stay their squares);
 /// sound only for a caller that proves that their first move ends the game
-/// (rules/winnable_king_in_chain.cpp), and never together with a stalemate filter. They may
-/// still be captured: permanent_out, if set, receives P at the fixpoint, and a held piece
-/// missing from it was found capturable.
+/// (rules/winnable_king_in_chain.cpp, rules/winnable_chain.cpp), and never together with a
+/// stalemate filter. They may still be captured: permanent_out, if set, receives P at the
+/// fixpoint, and a held piece missing from it was found capturable.
+/// split: one case of a case split over the analysis (rules/winnable_chain.cpp): the games
+/// from a set of positions rather than from pos itself. Pieces on `absent` are off the board;
+/// a piece with a nonzero `start` region (indexed by its square in pos) may stand anywhere in
+/// it when the case begins (a piece with none stands on its square); the pieces of colour c
+/// (0 White) never stand on `barred[c]`. `regions` receives each piece's region at the
+/// fixpoint (by its square in pos), `permanent` the squares of the pieces that never move.
+struct ReachCase {
+    Bitboard absent = 0;
+    std::array<Bitboard, 2> barred{};
+    std::array<Bitboard, 64> start{};
+    std::array<Bitboard, 64> regions{};
+    Bitboard permanent = 0;
+};
 [[nodiscard]] bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
                                  std::optional<Color> stalemate_filter = std::nullopt,
                                  bool officer_guards = true, Bitboard held = 0,
-                                 Bitboard* permanent_out = nullptr) noexcept;
+                                 Bitboard* permanent_out = nullptr,
+                                 ReachCase* split = nullptr) noexcept;
 /// The full mode's analysis of a king shut in inside the other side's pawn chain by guards that
 /// could move, but whose every move would checkmate it (rules/winnable_king_in_chain.cpp):
 /// true only if `attacker` provably can never checkmate.
 [[nodiscard]] bool mating_guards_unwinnable(const Position& pos, Color attacker) noexcept;
+/// The case split on a piece that cannot move (rules/winnable_chain.cpp), over the forced
+/// moves of the first few plies: true only if `attacker` provably can never checkmate.
+/// Full mode only. pos is restored.
+[[nodiscard]] bool chain_split_unwinnable(Position& pos, Color attacker);
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 

@@ -154,7 +154,7 @@ void make_mate_regions(const std::array<Unit, 32>& units, std::size_t n,
 
 bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
                    std::optional<Color> stalemate_filter, bool officer_guards, Bitboard held,
-                   Bitboard* permanent_out) noexcept {
+                   Bitboard* permanent_out, ReachCase* split) noexcept {
     if (pos.ep_square().valid() || (held != 0 && stalemate_filter)) return false;
     for (Color c : {Color::White, Color::Black})
         if (pos.has_castling_right(c, true) || pos.has_castling_right(c, false)) return false;
@@ -166,15 +166,21 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
     // does not change the fixpoint, and a pawn that may promote ends the analysis before the
     // other pieces' floods are paid for (most analyses that fail, fail so).
     const Bitboard pawns = pos.pieces(PieceType::Pawn);
-    for (const Bitboard part : {pawns, pos.occupied() & ~pawns})
+    const Bitboard present = pos.occupied() & ~(split ? split->absent : 0);
+    Bitboard permanent = present;
+    for (const Bitboard part : {pawns & present, present & ~pawns})
         for (Bitboard occ = part; occ && n < units.size();) {
             const int sq = pop_lsb(occ);
             const Piece p = pos.piece_on(Square(sq));
-            units[n++] = Unit{sq, color_of(p), type_of(p), bit(sq), 0};
+            Bitboard region = bit(sq);
+            if (split && split->start[static_cast<std::size_t>(sq)] != 0) {
+                region = split->start[static_cast<std::size_t>(sq)];
+                if (region != bit(sq)) permanent &= ~bit(sq);
+            }
+            units[n++] = Unit{sq, color_of(p), type_of(p), region, 0};
         }
 
-    Bitboard permanent = pos.occupied();
-    const Bitboard officers = pos.occupied() & ~pawns & ~pos.pieces(PieceType::King);
+    const Bitboard officers = present & ~pawns & ~pos.pieces(PieceType::King);
     for (int round = 0;; ++round) {
         // What is known for the whole game, given P.
         std::array<Bitboard, 2> fixed_attacks{};  // by P pieces, per colour
@@ -243,7 +249,8 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
             Unit& u = units[i];
             const std::size_t ci = u.color == Color::White ? 0 : 1;
             const std::size_t them = 1 - ci;
-            const Bitboard allowed = ~(own_fixed[ci] | fixed_king[them]);
+            const Bitboard allowed =
+                ~(own_fixed[ci] | fixed_king[them] | (split ? split->barred[ci] : 0));
             const Bitboard before = u.region;
             if ((held & bit(u.square)) != 0) {
                 // Held by the caller (its moves end the game): the region stays its square.
@@ -328,6 +335,12 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
 
     make_mate_regions(units, n, mate);
     if (permanent_out != nullptr) *permanent_out = permanent;
+    if (split) {
+        split->regions = {};
+        for (std::size_t i = 0; i < n; ++i)
+            split->regions[static_cast<std::size_t>(units[i].square)] = units[i].region;
+        split->permanent = permanent;
+    }
     return true;
 }
 

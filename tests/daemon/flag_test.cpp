@@ -140,15 +140,16 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 }
 
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
-    // After Rf6-a6+, rooks and bishops behind locked chains that captures could open:
-    // neither mode decides (data/deadpos/chasolver_positions.txt: '--'), and the full mode
-    // spends its whole CPU guard (0.4 s) on the worker.
-    OneFlagBoard rig("1bB5/k7/5Rr1/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - - 0 60");
+    // After Bd2-c1, kings shut in behind locked chains with knights and bishops (next to
+    // data/deadpos/chasolver_positions.txt's '--' with the bishop on d2): neither mode decides
+    // whether White can checkmate, and the full mode spends its whole CPU guard (0.4 s) on the
+    // worker.
+    OneFlagBoard rig("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
     using Clock = std::chrono::steady_clock;
     const auto pressed = Clock::now();
-    rig.move_and_press("f6", "a6");
+    rig.move_and_press("d2", "c1");
     // A request every 5 ms (the ALERT awaited in between) until the ALERT is out; a loop that
     // ran the search itself would leave a gap between two replies as long as the search.
     auto last = Clock::now();

@@ -15,7 +15,7 @@ TEST_CASE("5.1.2 resignation on an undecided winnability: OK and RESULT say unde
     ReadyDaemon eboardd(dir.path, args);
     EventLog log(eboardd.process);
 
-    // Rooks and bishops behind locked chains (data/deadpos/chasolver_positions.txt '--'):
+    // Black's king boxed in behind its pawns (data/deadpos/chasolver_positions.txt 'W-'):
     // whether Black can checkmate is not decided within the loop's 50 ms, so White's
     // resignation stands as a win for Black, and both the reply and the event say so.
     const auto new_game = [&](const char* fen) {
@@ -23,7 +23,7 @@ TEST_CASE("5.1.2 resignation on an undecided winnability: OK and RESULT say unde
         REQUIRE(ok["class"] == "OK");
         return ok["game"].get<std::string>();
     };
-    const std::string undecided = new_game("1bB5/k7/r7/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - - 0 60");
+    const std::string undecided = new_game("1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 60");
     const ojson ok = request(socket, {{"class", "RESULT"}, {"board", "s1"}, {"result", "0-1"},
                                       {"termination", "resignation"}, {"id", 7}});
     CHECK(ok["class"] == "OK");
