@@ -117,6 +117,13 @@ struct MateRegions {
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
 
+/// The last-piece analysis (rules/winnable_walled.cpp): true only if `attacker`, with its king
+/// and one queen or rook and nothing else, provably never checkmates: the reachability
+/// fixpoint without the defender's moves that would checkmate the attacker's king, which
+/// never moves, and without the attacker's moves after which every legal reply takes its last
+/// piece. False means "no proof" (other material, castling rights, an en passant square).
+[[nodiscard]] bool last_piece_unwinnable(const Position& pos, Color attacker) noexcept;
+
 /// The CPU time of the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID).
 [[nodiscard]] inline double thread_cpu_seconds() noexcept {
     timespec t{};
