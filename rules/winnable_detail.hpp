@@ -91,8 +91,9 @@ struct MateRegions {
 
 /// The mate test: false only if no checkmate fits the regions. A mate on a square m of the
 /// defending king's region needs m attacked, and every flight square (a neighbour of m the
-/// king may stand on) attacked by an attacking piece or by the attacking king standing on a
-/// square not next to m, or else occupied by a defending piece; the flights left to the
+/// king may stand on) attacked by an attacking piece or by the attacking king standing on one
+/// square of its region, the same for all flights, not next to m, or else occupied by a
+/// defending piece; the flights left to the
 /// defender need one distinct piece each (a matching of flights to pieces whose region holds
 /// them). Sound because each piece stands on one square of its region.
 [[nodiscard]] bool mate_fits(const MateRegions& r) noexcept;
