@@ -80,3 +80,35 @@ TEST_CASE("5.2.2 the last-piece analysis does not fire where the wall can open")
     CHECK_FALSE(winnable_detail::last_piece_unwinnable(
         composed("8/6pp/8/8/ppp5/bkp4Q/qnp4P/n1K5 b - -"), Color::White));
 }
+
+TEST_CASE("5.2.2 the mate test: the attacking king stands on one square for all flights") {
+    using winnable_detail::bit;
+    constexpr int h8 = 63, g8 = 62, h7 = 55, g7 = 54, f7 = 53, g6 = 46, h6 = 47;
+    // A dark bishop checks h8 on the long diagonal and covers g7; g8 and h7 stay open. The
+    // attacking king on f7 covers g8, on g6 covers h7, on no square both (h6 and g7 are next
+    // to h8): no mate on h8 without a defending piece on one of them.
+    winnable_detail::MateRegions r;
+    r.defender_king = bit(h8) | bit(g8) | bit(h7) | bit(g7);
+    r.attacks = bit(h8) | bit(g7);
+    r.attacker_king = bit(f7) | bit(g6) | bit(h6);
+    CHECK_FALSE(winnable_detail::mate_fits(r));
+    // A defending piece that can stand on g8 leaves h7 to the king on g6: a mate fits.
+    r.blockers[0] = bit(g8);
+    r.blocker_count = 1;
+    CHECK(winnable_detail::mate_fits(r));
+    // No square for the attacking king away from h8 and g7 at all: no mate there either.
+    r.attacker_king = bit(g7);
+    CHECK_FALSE(winnable_detail::mate_fits(r));
+}
+
+TEST_CASE("5.2.2 two dark bishops against a king whose pieces are shut in the chain: decided in full mode") {
+    // White's knight and Black's knight are shut in by the chain; Black's king can walk the
+    // board, but a mate by two dark bishops needs a light flight filled, and no black piece
+    // can move. The mate test before issue 25 let White's king cover g8 from f7 and h7 from
+    // g6 at once.
+    const std::string dead = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - -";
+    CHECK(winnability_label(composed(dead), WinnableMode::Full) == "--");
+    // A light bishop for White, or a black knight that can fill a light flight: won.
+    CHECK(winnability_label(composed("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K6B w - -"), WinnableMode::Full) == "WB");
+    CHECK(winnability_label(composed("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K4n2 w - -"), WinnableMode::Full) == "WB");
+}
