@@ -125,6 +125,20 @@ struct MateRegions {
 /// piece. False means "no proof" (other material, castling rights, an en passant square).
 [[nodiscard]] bool last_piece_unwinnable(const Position& pos, Color attacker) noexcept;
 
+/// One piece's colour, type and region, as the reachability analysis holds them.
+struct PieceRegion {
+    Color color = Color::White;
+    PieceType type = PieceType::None;
+    Bitboard region = 0;
+};
+/// The pocket guard (rules/winnable_walled.cpp): adds to fixed_attacks[c] the squares that
+/// the never-captured bishops of colour c attack in every position, by counting them against
+/// the squares of their regions (captures[c]: where c's pieces may end a move). Sound at the
+/// reachability fixpoint, like the officer guards.
+void add_pocket_guards(const std::array<PieceRegion, 32>& pieces, std::size_t n,
+                       const std::array<Bitboard, 2>& captures,
+                       std::array<Bitboard, 2>& fixed_attacks) noexcept;
+
 /// The CPU time of the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID).
 [[nodiscard]] inline double thread_cpu_seconds() noexcept {
     timespec t{};

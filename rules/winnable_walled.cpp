@@ -294,6 +294,44 @@ class LastPiece {
 
 } // namespace
 
+void add_pocket_guards(const std::array<PieceRegion, 32>& pieces, std::size_t n,
+                       const std::array<Bitboard, 2>& captures,
+                       std::array<Bitboard, 2>& fixed_attacks) noexcept {
+    // The pocket guard (issue 25: seven light bishops on the eight light squares of the back
+    // two ranks, behind a locked chain). Let G be the bishops of one colour that are never
+    // captured (no enemy move may end on a square of their regions), k of them, and S the
+    // union of their regions: in every position k bishops stand on k distinct squares of S.
+    // For a square x, walk each diagonal from x through squares of S that no other piece's
+    // region holds; T is the squares walked. A bishop of G on T attacks x: the squares between
+    // it and x are on T, where only bishops of G stand, so the nearest one on that diagonal
+    // attacks x. If S has fewer than k squares outside T, some bishop of G is always on T
+    // (pigeonhole), so x is attacked for good and a king of the other colour never steps
+    // there. Everything read here only weakens as regions grow, like the officer guards.
+    for (const Color c : {Color::White, Color::Black}) {
+        const std::size_t ci = c == Color::White ? 0 : 1;
+        Bitboard pocket = 0, others = 0;
+        int k = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const PieceRegion& p = pieces[i];
+            if (p.color == c && p.type == PieceType::Bishop && (p.region & captures[1 - ci]) == 0) {
+                pocket |= p.region;
+                ++k;
+            } else {
+                others |= p.region;
+            }
+        }
+        // Only a pocket nearly full of bishops can guard anything (k >= 2, few holes).
+        if (k < 2 || popcount(pocket) > k + 4) continue;
+        const Bitboard walkable = pocket & ~others;
+        for (Bitboard xs = diagonal_spread(walkable) & ~fixed_attacks[ci]; xs;) {
+            const int x = pop_lsb(xs);
+            // Squares of `walkable` on x's diagonals up to the first square outside it.
+            const Bitboard t = bishop_attacks(x, ~walkable) & walkable;
+            if (popcount(pocket & ~t) < k) fixed_attacks[ci] |= bit(x);
+        }
+    }
+}
+
 bool last_piece_unwinnable(const Position& pos, Color attacker) noexcept {
     if (pos.ep_square().valid() || popcount(pos.occupied()) > 32) return false;
     for (Color c : {Color::White, Color::Black})
