@@ -112,3 +112,19 @@ TEST_CASE("5.2.2 two dark bishops against a king whose pieces are shut in the ch
     CHECK(winnability_label(composed("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K6B w - -"), WinnableMode::Full) == "WB");
     CHECK(winnability_label(composed("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K4n2 w - -"), WinnableMode::Full) == "WB");
 }
+
+TEST_CASE("5.2.2 seven bishops on the eight light squares behind a locked chain guard their pawns for good") {
+    // One hole walks along a8-b7-c8-d7-e8-f7-g8-h7; each white pawn is guarded from two
+    // squares of that path (a6 from b7, or from c8 through an empty b7), so Black's king never
+    // takes one and no pawn ever moves. Quick mode (no officer or pocket guards) leaves it open.
+    for (const char* fen : {"B1B1B1B1/pBpBpBp1/P1P1P1P1/4b3/5b2/8/8/k1K5 w - -",
+                            "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - -"}) {
+        INFO(fen);
+        CHECK(winnability_label(composed(fen), WinnableMode::Quick) == "??");
+        CHECK(winnability_label(composed(fen), WinnableMode::Full) == "--");
+    }
+    // Six bishops leave two holes: b7 and c8 empty at once, Black's king takes a6 and the
+    // a-pawn promotes (a helpmate the search finds); one bishop fewer in front of g6 too.
+    CHECK(winnability_label(composed("2B1B1B1/pBpBpBp1/P1P1P1P1/4b3/5b2/8/8/k1K5 w - -"), WinnableMode::Full) == "WB");
+    CHECK(winnability_label(composed("B1B1B1B1/pBpBp1p1/P1P1P1P1/8/8/8/8/k1K5 w - -"), WinnableMode::Full) == "WB");
+}
