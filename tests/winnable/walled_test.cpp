@@ -9,21 +9,14 @@
 #include <array>
 #include <optional>
 #include <string>
-#include <utility>
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
+#include "tests/winnable/composed_fen.hpp"
 
 using namespace eboard;
 
 namespace {
-
-Position composed(const std::string& text) {
-    auto p = Position::from_fen(text, false, FenMaterial::Composed);
-    INFO(text);
-    REQUIRE(p.has_value());
-    return std::move(p).value();
-}
 
 /// What decided such positions before the last-piece analysis: the reachability analysis,
 /// without and with either king's stalemate filter.
