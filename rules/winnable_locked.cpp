@@ -155,7 +155,7 @@ namespace {
 
 /// Can the defender's pieces fill the flight squares `open`, one piece a square? Kuhn's
 /// augmenting paths, at most 8 flights against at most 16 pieces.
-bool flights_filled(const MateRegions& r, Bitboard open) noexcept {
+inline bool flights_filled(const MateRegions& r, Bitboard open) noexcept {
     std::array<int, 16> holder{};  // the flight each piece fills, -1 none
     holder.fill(-1);
     std::array<int, 8> flights{};
@@ -192,7 +192,10 @@ bool mate_fits(const MateRegions& r) noexcept {
         const Bitboard kings = r.attacker_king & ~(king_spread(bit(m)) | bit(m));
         if (kings == 0) continue;
         const Bitboard open = king_spread(bit(m)) & r.defender_king & ~r.attacks;
-        if (flights_filled(r, open)) return true;  // a mate on m is not excluded
+        // First with the king on all its squares at once (one matching, the common case).
+        const Bitboard loose = open & ~king_spread(kings);
+        if (!flights_filled(r, loose)) continue;
+        if (loose == open || flights_filled(r, open)) return true;  // a mate on m is not excluded
         for (Bitboard k = kings & king_spread(open); k;)
             if (flights_filled(r, open & ~king_spread(bit(pop_lsb(k))))) return true;
     }
