@@ -12,13 +12,19 @@
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
-#include "tests/winnable/composed_fen.hpp"
 
 using namespace eboard;
 using winnable_detail::bit;
 using winnable_detail::MateRegions;
 
 namespace {
+
+Position composed(const std::string& text) {
+    auto p = Position::from_fen(text, false, FenMaterial::Composed);
+    INFO(text);
+    REQUIRE(p.has_value());
+    return std::move(p).value();
+}
 
 std::string label(const std::string& fen, WinnableMode mode) {
     return winnability_label(composed(fen), mode);
