@@ -154,6 +154,7 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     const auto* regions = facts.regions();
     if (regions != nullptr && !mate_fits((*regions)[as_attacker])) return Winnability::Unwinnable;
     if (mode != WinnableMode::Full) return Winnability::Undetermined;
+    if (last_piece_unwinnable(pos, side)) return Winnability::Unwinnable;
     // Full mode: again with either king kept off the squares where its move stalemates the
     // other side (a king boxed in behind its pawns: rules/winnable_reach.cpp).
     for (const Color c : {Color::White, Color::Black}) {

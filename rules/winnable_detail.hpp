@@ -91,8 +91,9 @@ struct MateRegions {
 
 /// The mate test: false only if no checkmate fits the regions. A mate on a square m of the
 /// defending king's region needs m attacked, and every flight square (a neighbour of m the
-/// king may stand on) attacked by an attacking piece or by the attacking king standing on a
-/// square not next to m, or else occupied by a defending piece; the flights left to the
+/// king may stand on) attacked by an attacking piece or by the attacking king standing on one
+/// square of its region, the same for all flights, not next to m, or else occupied by a
+/// defending piece; the flights left to the
 /// defender need one distinct piece each (a matching of flights to pieces whose region holds
 /// them). Sound because each piece stands on one square of its region.
 [[nodiscard]] bool mate_fits(const MateRegions& r) noexcept;
@@ -144,6 +145,27 @@ struct ReachCase {
 [[nodiscard]] bool chain_split_unwinnable(Position& pos, Color attacker);
 /// True only if the regions of reach_regions() leave no square where `attacker` could mate.
 [[nodiscard]] bool reach_unwinnable(const Position& pos, Color attacker) noexcept;
+
+/// The last-piece analysis (rules/winnable_walled.cpp): true only if `attacker`, with its king
+/// and one queen or rook and nothing else, provably never checkmates: the reachability
+/// fixpoint without the defender's moves that would checkmate the attacker's king, which
+/// never moves, and without the attacker's moves after which every legal reply takes its last
+/// piece. False means "no proof" (other material, castling rights, an en passant square).
+[[nodiscard]] bool last_piece_unwinnable(const Position& pos, Color attacker) noexcept;
+
+/// One piece's colour, type and region, as the reachability analysis holds them.
+struct PieceRegion {
+    Color color = Color::White;
+    PieceType type = PieceType::None;
+    Bitboard region = 0;
+};
+/// The pocket guard (rules/winnable_walled.cpp): adds to fixed_attacks[c] the squares that
+/// the never-captured bishops of colour c attack in every position, by counting them against
+/// the squares of their regions (captures[c]: where c's pieces may end a move). Sound at the
+/// reachability fixpoint, like the officer guards.
+void add_pocket_guards(const std::array<PieceRegion, 32>& pieces, std::size_t n,
+                       const std::array<Bitboard, 2>& captures,
+                       std::array<Bitboard, 2>& fixed_attacks) noexcept;
 
 /// The CPU time of the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID).
 [[nodiscard]] inline double thread_cpu_seconds() noexcept {

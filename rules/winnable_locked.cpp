@@ -5,8 +5,8 @@
 //   1. a square m of the defending king's region attacked by some attacking piece from its
 //      region, and
 //   2. every flight square of m (a neighbour the king may stand on) attacked by an attacking
-//      piece or by the attacking king standing on a square of its region that is not next to
-//      m, or else occupied by a defending piece that can reach it, one piece a square
+//      piece or by the attacking king standing on one square of its region (the same for
+//      every flight) that is not next to m, or else occupied by a defending piece that can reach it, one piece a square
 //      (mate_fits(), shared with the reachability analysis).
 // Every region and attack set is an over-approximation (pieces other than pawns never block),
 // so "no square m passes" proves the attacker can never checkmate.
@@ -151,38 +151,53 @@ bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept {
     return !mate_fits(mate);
 }
 
+namespace {
+
+/// Can the defender's pieces fill the flight squares `open`, one piece a square? Kuhn's
+/// augmenting paths, at most 8 flights against at most 16 pieces.
+inline bool flights_filled(const MateRegions& r, Bitboard open) noexcept {
+    std::array<int, 16> holder{};  // the flight each piece fills, -1 none
+    holder.fill(-1);
+    std::array<int, 8> flights{};
+    std::size_t nf = 0;
+    while (open) flights[nf++] = pop_lsb(open);
+    const auto augment = [&](auto&& self, std::size_t f, std::uint32_t& seen) -> bool {
+        for (std::size_t p = 0; p < r.blocker_count; ++p) {
+            if ((r.blockers[p] & bit(flights[f])) == 0 || (seen & (1u << p))) continue;
+            seen |= 1u << p;
+            if (holder[p] < 0 || self(self, static_cast<std::size_t>(holder[p]), seen)) {
+                holder[p] = static_cast<int>(f);
+                return true;
+            }
+        }
+        return false;
+    };
+    for (std::size_t f = 0; f < nf; ++f) {
+        std::uint32_t seen = 0;
+        if (!augment(augment, f, seen)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
 bool mate_fits(const MateRegions& r) noexcept {
     if (!r.complete) return true;
     Bitboard candidates = r.defender_king & r.attacks;
     while (candidates) {
         const int m = pop_lsb(candidates);
-        const Bitboard near_m = king_spread(bit(m)) | bit(m);
-        const Bitboard covered = r.attacks | king_spread(r.attacker_king & ~near_m);
-        Bitboard open = king_spread(bit(m)) & r.defender_king & ~covered;
-        // Each open flight needs its own defending piece: Kuhn's augmenting paths, at most 8
-        // flights against at most 16 pieces.
-        std::array<int, 16> holder{};  // the flight each piece fills, -1 none
-        holder.fill(-1);
-        std::array<int, 8> flights{};
-        std::size_t nf = 0;
-        while (open) flights[nf++] = pop_lsb(open);
-        const auto augment = [&](auto&& self, std::size_t f, std::uint32_t& seen) -> bool {
-            for (std::size_t p = 0; p < r.blocker_count; ++p) {
-                if ((r.blockers[p] & bit(flights[f])) == 0 || (seen & (1u << p))) continue;
-                seen |= 1u << p;
-                if (holder[p] < 0 || self(self, static_cast<std::size_t>(holder[p]), seen)) {
-                    holder[p] = static_cast<int>(f);
-                    return true;
-                }
-            }
-            return false;
-        };
-        bool filled = true;
-        for (std::size_t f = 0; f < nf && filled; ++f) {
-            std::uint32_t seen = 0;
-            filled = augment(augment, f, seen);
-        }
-        if (filled) return true;  // a mate on m is not excluded
+        // The attacking king stands on one square of its region, not next to m (issue 25:
+        // before, the union of its squares covered flights no single square covers, so two
+        // bishops of one colour "mated" a king in their corner).
+        const Bitboard kings = r.attacker_king & ~(king_spread(bit(m)) | bit(m));
+        if (kings == 0) continue;
+        const Bitboard open = king_spread(bit(m)) & r.defender_king & ~r.attacks;
+        // First with the king on all its squares at once (one matching, the common case).
+        const Bitboard loose = open & ~king_spread(kings);
+        if (!flights_filled(r, loose)) continue;
+        if (loose == open || flights_filled(r, open)) return true;  // a mate on m is not excluded
+        for (Bitboard k = kings & king_spread(open); k;)
+            if (flights_filled(r, open & ~king_spread(bit(pop_lsb(k))))) return true;
     }
     return false;
 }

@@ -208,6 +208,11 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
         std::array<Bitboard, 2> all_captures{};
         for (std::size_t i = 0; i < n; ++i)
             all_captures[units[i].color == Color::White ? 0 : 1] |= units[i].captures;
+        if (officer_guards) {  // bishops packed in a pocket (rules/winnable_walled.cpp)
+            std::array<PieceRegion, 32> regions{};
+            for (std::size_t i = 0; i < n; ++i) regions[i] = {units[i].color, units[i].type, units[i].region};
+            add_pocket_guards(regions, n, all_captures, fixed_attacks);
+        }
         // Opposing pawns that both stay on their file, the far one never captured, never pass
         // each other: the near one stops short of the far one's square. steady[c]: squares of
         // the pawns of colour c that stay on their file and are never captured.
