@@ -140,16 +140,16 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 }
 
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
-    // After Bd2-c1, kings shut in behind locked chains with knights and bishops (next to
-    // data/deadpos/chasolver_positions.txt's '--' with the bishop on d2): neither mode decides
-    // whether White can checkmate, and the full mode spends its whole CPU guard (0.4 s) on the
-    // worker.
-    OneFlagBoard rig("k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 60");
+    // After Bh1-g2, kings in and behind a locked chain with seven bishops (next to
+    // data/deadpos/chasolver_positions.txt's 'W-' with the bishop on h1): White can checkmate,
+    // but by a helpmate that the full mode does not find within its CPU guard (0.4 s), spent on
+    // the worker; neither mode decides.
+    OneFlagBoard rig("BbK1kb2/b1p1p1p1/1pP1P1P1/1P6/8/8/8/1B2b2B w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
     using Clock = std::chrono::steady_clock;
     const auto pressed = Clock::now();
-    rig.move_and_press("d2", "c1");
+    rig.move_and_press("h1", "g2");
     // A request every 5 ms (the ALERT awaited in between) until the ALERT is out; a loop that
     // ran the search itself would leave a gap between two replies as long as the search.
     auto last = Clock::now();

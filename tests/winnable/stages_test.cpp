@@ -111,11 +111,12 @@ TEST_CASE("5.2.2 full mode within a CPU bound: the same answers where it has the
     CHECK(can_checkmate(locked, Color::White, WinnableMode::Quick) == Winnability::Undetermined);
     CHECK(can_checkmate_within(locked, Color::White, 1.0) == Winnability::Unwinnable);
     CHECK(can_checkmate_within(locked, Color::White, 0.0) == Winnability::Undetermined);
-    // Bishops in and behind locked chains (ground truth '--'): undecided in full mode, which
-    // spends its guard; a bound of 20 ms stops it that soon (on the thread's CPU time).
-    const Position bishops = composed("B1B1B1B1/pBpBpBp1/P1P1P1P1/4b3/5b2/8/8/k1K5 w - -");
+    // Bishops in and behind a locked chain (ground truth 'W-'): Black's side is undecided in
+    // full mode, which spends its guard; a bound of 20 ms stops it that soon (on the thread's
+    // CPU time).
+    const Position bishops = composed("BbK1kb2/b1p1p1p1/1pP1P1P1/1P6/8/8/8/1B2b2B b - -");
     const double t0 = winnable_detail::thread_cpu_seconds();
-    CHECK(can_checkmate_within(bishops, Color::White, 0.02) == Winnability::Undetermined);
+    CHECK(can_checkmate_within(bishops, Color::Black, 0.02) == Winnability::Undetermined);
     CHECK(winnable_detail::thread_cpu_seconds() - t0 < 0.2);
 }
 

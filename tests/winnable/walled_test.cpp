@@ -12,9 +12,10 @@
 
 #include "rules/winnable.hpp"
 #include "rules/winnable_detail.hpp"
-#include "tests/winnable/composed_fen.hpp"
+#include "composed_position.hpp"
 
 using namespace eboard;
+using eboard::test::composed;
 
 namespace {
 
