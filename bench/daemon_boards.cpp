@@ -278,13 +278,14 @@ int main(int argc, char** argv) try {
         }
     }
     if (state_base.empty()) state_base = fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
-    // Each board: a pty (master, our slave fd, the daemon's) and an eventfd here.
+    // Each board: a pty (master, our slave fd, the daemon's) and two eventfds here (its
+    // session's wake, its device thread's stop).
     rlimit fds{};
     if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < fds.rlim_max) {
         fds.rlim_cur = fds.rlim_max;
         (void)setrlimit(RLIMIT_NOFILE, &fds);
     }
-    const rlim_t need = (3 * static_cast<rlim_t>(n)) + 64;
+    const rlim_t need = (4 * static_cast<rlim_t>(n)) + 64;
     if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < need) {
         std::fprintf(stderr, "bench_daemon_boards: %d boards need %llu file descriptors, the limit is %llu (ulimit -n)\n",
                      n, static_cast<unsigned long long>(need), static_cast<unsigned long long>(fds.rlim_cur));

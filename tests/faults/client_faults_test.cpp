@@ -213,10 +213,10 @@ TEST_CASE("out of file descriptors: no accept() busy loop, clients are refused, 
     const std::string pgn = std::string(EBOARD_REPO_DATA) + "/games/molinari-bordais-1979.pgn";
     NotifySocket notify((dir.path / "notify").string());
     const std::string err_path = (dir.path / "stderr").string();
-    // 40 descriptors: about 20 are the daemon's own (store, board, loop), the rest is shared by
-    // the clients and the reserve.
+    // 44 descriptors: about 24 are the daemon's own (store, board, loop, the board's device
+    // thread's stop eventfd), the rest is shared by the clients and the reserve.
     Process d("/usr/bin/prlimit",
-              {"--nofile=40", eboardd_bin(), "--board", "emu-dgt:" + pgn, "--white-side", "left", "--speed", "200",
+              {"--nofile=44", eboardd_bin(), "--board", "emu-dgt:" + pgn, "--white-side", "left", "--speed", "200",
                "--state-dir", (dir.path / "state").string(), "--pgn-dir", (dir.path / "pgn").string(), "--socket",
                socket, "--max-clients", "1000", "--events", "-"},
               notify.path(), err_path);
@@ -253,6 +253,6 @@ TEST_CASE("out of file descriptors: no accept() busy loop, clients are refused, 
     REQUIRE(recorded.has_value());
     CHECK(sans_of(*recorded) == sans_of(source_game("molinari-bordais-1979.pgn")));
     const auto log = lines_of(err_path);
-    std::printf("faults: nofile 40: %d clients served, %d refused, %zu log lines\n", served, refused, log.size());
+    std::printf("faults: nofile 44: %d clients served, %d refused, %zu log lines\n", served, refused, log.size());
     CHECK(log.size() < 100);
 }
