@@ -203,6 +203,10 @@ Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, Share
     if (w != Winnability::Undetermined) return w;
     w = corner_sweep(pos, side, kSweepNodes, composed, deadline);
     if (w != Winnability::Undetermined) return w;
+    // The lever search (rules/winnable_levers.cpp): a few thousand moves in which a sacrifice
+    // to a pawn that frees a locked one is progress.
+    w = lever_search(pos, side, composed, deadline);
+    if (w != Winnability::Undetermined) return w;
     limits = search_limits(kSecondSearchNodes, composed, deadline);
     limits.first_depth = std::max(2, first.last_depth);
     limits.locked_pawn_pruning = true;
