@@ -245,9 +245,4 @@ struct SearchLimits {
 /// `to`, or the pawn stood right in front of an attacker's pawn. Before the move.
 [[nodiscard]] bool takes_lever(const Position& pos, Color attacker, int from, int to);
 
-/// The lever search (rules/winnable_levers.cpp, full mode): a helpmate search of a few
-/// thousand moves with SearchLimits::levers. pos is restored.
-[[nodiscard]] Winnability lever_search(Position& pos, Color attacker, bool check_move_bound,
-                                       Deadline deadline);
-
 } // namespace eboard::winnable_detail

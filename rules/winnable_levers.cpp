@@ -1,5 +1,5 @@
-// The lever search of winnability (issue 25, full mode): a helpmate search
-// (rules/winnable_search.cpp) in which opening a locked pawn is progress. Where the attacker's
+// The levers of winnability (issue 25, full mode's lever search in rules/winnable.cpp): a
+// helpmate search (rules/winnable_search.cpp) in which opening a locked pawn is progress. Where the attacker's
 // pawns are blocked by the defender's, a helpmate often starts with a sacrifice to a pawn: the
 // attacker puts a piece where a defender's pawn can take it, the pawn takes, and the
 // attacker's pawn is free, either to take the taker (k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/
@@ -33,9 +33,6 @@ bool attacker_pawn_attacks(const Position& pos, Color attacker, int sq) {
     return (pawn_attacks(~attacker, bit(sq)) & pos.pieces(attacker, PieceType::Pawn)) != 0;
 }
 
-/// Nodes of the lever search; the levers of the ground truth are found within 3,000.
-constexpr std::uint64_t kLeverNodes = 20'000;
-
 } // namespace
 
 bool offers_lever(const Position& pos, Color attacker, PieceType moved, int to, bool capture) {
@@ -48,18 +45,6 @@ bool offers_lever(const Position& pos, Color attacker, PieceType moved, int to, 
 bool takes_lever(const Position& pos, Color attacker, int from, int to) {
     return attacker_pawn_attacks(pos, attacker, to) ||
            (blocking_pawns(pos, attacker) & bit(from)) != 0;
-}
-
-Winnability lever_search(Position& pos, Color attacker, bool check_move_bound,
-                         Deadline deadline) {
-    SearchLimits limits;
-    limits.first_depth = 1;
-    limits.last_depth = 128;
-    limits.total_nodes = kLeverNodes;
-    limits.deadline = deadline;
-    limits.check_move_bound = check_move_bound;
-    limits.levers = true;
-    return helpmate_search(pos, attacker, limits);
 }
 
 } // namespace eboard::winnable_detail

@@ -14,7 +14,7 @@ namespace {
 
 using test::composed;
 
-/// The lever search's budget (rules/winnable_levers.cpp, kLeverNodes).
+/// The lever search's budget (rules/winnable.cpp, kLeverNodes).
 constexpr std::uint64_t kLeverNodes = 20'000;
 
 struct Case {
@@ -44,8 +44,8 @@ TEST_CASE("5.2.2 full mode finds the helpmates that open a locked pawn by a sacr
               Winnability::Undetermined);
         // With them, a mate made on the board (the search returns Winnable only on a position
         // with the defender checkmated); the position is restored.
-        CHECK(winnable_detail::lever_search(pos, c.winner, true, winnable_detail::kNoDeadline) ==
-              Winnability::Winnable);
+        limits.levers = true;
+        CHECK(winnable_detail::helpmate_search(pos, c.winner, limits) == Winnability::Winnable);
         CHECK(pos.fen() == composed(c.fen).fen());
         // Full mode, within its CPU guard (the Release build's: under ASan the earlier searches
         // spend the guard).
@@ -58,9 +58,13 @@ TEST_CASE("5.2.2 the lever search finds no mate where none is: the same chain wi
     // The neighbour of the third position above with White's rooks gone is dead (ground
     // truth '--'): the levers only order the search, no mate appears.
     Position pos = composed("4k3/2p3p1/1pPp1pPp/pP1PpP1P/P3P3/8/3K2B1/8 w - -");
+    winnable_detail::SearchLimits limits;
+    limits.last_depth = 128;
+    limits.total_nodes = kLeverNodes;
+    limits.check_move_bound = true;
+    limits.levers = true;
     for (const Color c : {Color::White, Color::Black})
-        CHECK(winnable_detail::lever_search(pos, c, true, winnable_detail::kNoDeadline) !=
-              Winnability::Winnable);
+        CHECK(winnable_detail::helpmate_search(pos, c, limits) != Winnability::Winnable);
     CHECK(can_checkmate(pos, Color::White, WinnableMode::Full) == Winnability::Unwinnable);
 }
 
