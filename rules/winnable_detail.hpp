@@ -218,6 +218,9 @@ struct SearchLimits {
     /// The corner the defender's king heads for (a1=0, h1=7, a8=56, h8=63; the other targets
     /// follow from it); -1: chosen by the material (rules/winnable_search.cpp, Targets).
     int corner = -1;
+    /// Opening locked pawns is progress (rules/winnable_levers.cpp): offers_lever() moves of
+    /// the attacker and takes_lever() captures of the defender's pawns cost no depth.
+    bool levers = false;
 };
 
 /// Helpmate search for `attacker` from pos (modified during the search, restored after).
@@ -232,5 +235,14 @@ struct SearchLimits {
 /// budget or `deadline` ends (Undetermined). pos is restored.
 [[nodiscard]] Winnability corner_sweep(Position& pos, Color attacker, std::uint64_t budget,
                                        bool check_move_bound, Deadline deadline);
+
+/// The attacker's piece (not a pawn or king) goes, without taking, to `to` where a defender's
+/// pawn can take it, and that capture would give an attacker's pawn something to take (it
+/// attacks `to`) or free it (the taker stands right in front of it). Before the move.
+[[nodiscard]] bool offers_lever(const Position& pos, Color attacker, PieceType moved, int to,
+                                bool capture);
+/// The defender's pawn capture from `from` to `to` opens a lever: an attacker's pawn attacks
+/// `to`, or the pawn stood right in front of an attacker's pawn. Before the move.
+[[nodiscard]] bool takes_lever(const Position& pos, Color attacker, int from, int to);
 
 } // namespace eboard::winnable_detail

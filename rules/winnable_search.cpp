@@ -229,6 +229,8 @@ class Helpmate {
                 return closer(dist_.attacker_king, from, to) ? Variation::Reward : Variation::Normal;
             if (t == PieceType::Knight && closer(*dist_.attacker_knight, from, to))
                 return Variation::Reward;
+            if (limits_.levers && offers_lever(pos_, attacker_, t, to, capture))
+                return Variation::Reward;
             return Variation::Normal;
         }
         if (t == PieceType::King && closer(dist_.defender_king, from, to)) return Variation::Reward;
@@ -243,6 +245,9 @@ class Helpmate {
                                 m.promotion_type() == PieceType::Rook);
             return t == PieceType::Pawn && !heavy ? Variation::Reward : Variation::Punish;
         }
+        if (capture && t == PieceType::Pawn && limits_.levers &&
+            takes_lever(pos_, attacker_, from, to))
+            return Variation::Reward;
         return capture ? Variation::Punish : Variation::Normal;
     }
 
