@@ -186,6 +186,12 @@ inline constexpr Deadline kNoDeadline = std::numeric_limits<double>::infinity();
                                          std::uint64_t max_moves, bool check_move_bound = false,
                                          Deadline deadline = kNoDeadline);
 
+/// The closure walk's budget in full mode (rules/winnable_tempo.cpp): `positions`, or more where
+/// the attacker has only its king, which cannot move, and pawns, so that each of its moves is
+/// irreversible and the reachable set small. Only a budget: the answer stays the closure's.
+[[nodiscard]] std::size_t closure_budget(const Position& pos, Color attacker,
+                                         std::size_t positions) noexcept;
+
 /// What one helpmate search spent (for the next search and for tuning).
 struct SearchStats {
     std::uint64_t nodes = 0;  ///< moves made
