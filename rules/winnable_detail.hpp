@@ -192,6 +192,13 @@ inline constexpr Deadline kNoDeadline = std::numeric_limits<double>::infinity();
 [[nodiscard]] std::size_t closure_budget(const Position& pos, Color attacker,
                                          std::size_t positions) noexcept;
 
+/// The coupled kings (rules/winnable_kings.cpp): the regions (index 0 White) of the two kings
+/// grown together as pairs of squares, from the start regions, each king stepping only into
+/// open[its colour] and never onto or next to the other king. Used by reach_regions() in full
+/// mode (with its officer guards) instead of one flood per king.
+[[nodiscard]] std::array<Bitboard, 2> coupled_king_regions(const std::array<Bitboard, 2>& start,
+                                                           const std::array<Bitboard, 2>& open) noexcept;
+
 /// What one helpmate search spent (for the next search and for tuning).
 struct SearchStats {
     std::uint64_t nodes = 0;  ///< moves made
