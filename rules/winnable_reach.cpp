@@ -182,10 +182,14 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
 
     const Bitboard officers = present & ~pawns & ~pos.pieces(PieceType::King);
     // Full mode: the kings grown as pairs (rules/winnable_kings.cpp), from their start regions.
+    // Not with the stalemate filter: its argument needs the other king's region to hold every
+    // square that king may step to after the filtered move, which the pairs, built without the
+    // filtered squares, need not.
     std::array<Bitboard, 2> king_start{};
     for (std::size_t i = 0; i < n; ++i)
         if (units[i].type == PieceType::King) king_start[units[i].color == Color::White ? 0 : 1] |= units[i].region;
-    const bool coupled = officer_guards && popcount(pos.pieces(PieceType::King) & present) == 2 &&
+    const bool coupled = officer_guards && !stalemate_filter &&
+                         popcount(pos.pieces(PieceType::King) & present) == 2 &&
                          king_start[0] != 0 && king_start[1] != 0;
     for (int round = 0;; ++round) {
         // What is known for the whole game, given P.
