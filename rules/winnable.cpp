@@ -202,7 +202,8 @@ Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, Share
     limits.stats = &first;
     w = helpmate_search(pos, side, limits);
     if (w != Winnability::Undetermined) return w;
-    w = closure_search(pos, side, kClosurePositions, kClosurePositions * kClosureMovesPerPosition,
+    const std::size_t closure_positions = closure_budget(pos, side, kClosurePositions);
+    w = closure_search(pos, side, closure_positions, closure_positions * kClosureMovesPerPosition,
                        composed, deadline);
     if (w != Winnability::Undetermined) return w;
     w = corner_sweep(pos, side, kSweepNodes, composed, deadline);

@@ -186,6 +186,19 @@ inline constexpr Deadline kNoDeadline = std::numeric_limits<double>::infinity();
                                          std::uint64_t max_moves, bool check_move_bound = false,
                                          Deadline deadline = kNoDeadline);
 
+/// The closure walk's budget in full mode (rules/winnable_tempo.cpp): `positions`, or more where
+/// the attacker has only its king, which cannot move, and pawns, so that each of its moves is
+/// irreversible and the reachable set small. Only a budget: the answer stays the closure's.
+[[nodiscard]] std::size_t closure_budget(const Position& pos, Color attacker,
+                                         std::size_t positions) noexcept;
+
+/// The coupled kings (rules/winnable_kings.cpp): the regions (index 0 White) of the two kings
+/// grown together as pairs of squares, from the start regions, each king stepping only into
+/// open[its colour] and never onto or next to the other king. Used by reach_regions() in full
+/// mode (with its officer guards) instead of one flood per king.
+[[nodiscard]] std::array<Bitboard, 2> coupled_king_regions(const std::array<Bitboard, 2>& start,
+                                                           const std::array<Bitboard, 2>& open) noexcept;
+
 /// What one helpmate search spent (for the next search and for tuning).
 struct SearchStats {
     std::uint64_t nodes = 0;  ///< moves made

@@ -181,6 +181,16 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
         }
 
     const Bitboard officers = present & ~pawns & ~pos.pieces(PieceType::King);
+    // Full mode: the kings grown as pairs (rules/winnable_kings.cpp), from their start regions.
+    // Not with the stalemate filter: its argument needs the other king's region to hold every
+    // square that king may step to after the filtered move, which the pairs, built without the
+    // filtered squares, need not.
+    std::array<Bitboard, 2> king_start{};
+    for (std::size_t i = 0; i < n; ++i)
+        if (units[i].type == PieceType::King) king_start[units[i].color == Color::White ? 0 : 1] |= units[i].region;
+    const bool coupled = officer_guards && !stalemate_filter &&
+                         popcount(pos.pieces(PieceType::King) & present) == 2 &&
+                         king_start[0] != 0 && king_start[1] != 0;
     for (int round = 0;; ++round) {
         // What is known for the whole game, given P.
         std::array<Bitboard, 2> fixed_attacks{};  // by P pieces, per colour
@@ -247,6 +257,14 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
             stalemating[*stalemate_filter == Color::White ? 0 : 1] =
                 stalemating_squares(units, n, *stalemate_filter, permanent);
 
+        std::array<Bitboard, 2> king_open{};  // as the King case below; none for a held king
+        for (std::size_t c = 0; c < 2; ++c)
+            if ((held & pos.pieces(c == 0 ? Color::White : Color::Black, PieceType::King)) == 0)
+                king_open[c] = ~fixed_attacks[1 - c] & ~own_fixed[c] & ~fixed_king[1 - c] &
+                               ~(split ? split->barred[c] : 0) & ~stalemating[c];
+        const std::array<Bitboard, 2> king_pairs =
+            coupled ? coupled_king_regions(king_start, king_open) : std::array<Bitboard, 2>{};
+
         // Each region is grown to its own fixpoint given what is known now (P and the other
         // regions as they stand); the outer loop repeats until nothing changes at all.
         bool changed = false;
@@ -277,6 +295,10 @@ bool reach_regions(const Position& pos, std::array<MateRegions, 2>& mate,
                 break;
             }
             case PieceType::King: {
+                if (coupled) {
+                    u.region |= king_pairs[ci];
+                    break;
+                }
                 const Bitboard open = ~fixed_attacks[them] & allowed & ~stalemating[ci];
                 for (;;) {
                     const Bitboard grown = u.region | (king_spread(u.region) & open);

@@ -68,7 +68,8 @@ TEST_CASE("5.1.2 a resignation is a draw when the winner cannot checkmate (2023)
 
 TEST_CASE("5.1.2 a resignation where the full mode decides nothing stands, and its RESULT says undecided") {
     // Black's king boxed in behind its pawns (data/deadpos/chasolver_positions.txt 'W-'):
-    // the full mode within 50 ms CPU proves neither way whether Black can checkmate, so
+    // the full mode within 50 ms CPU proves neither way whether Black can checkmate (its
+    // closure walk needs about 0.2 s: rules/winnable_tempo.cpp), so
     // White's resignation passes as a win for Black and says so.
     Fixture f;
     REQUIRE(f.board->new_game("1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 60", 0).has_value());
