@@ -48,18 +48,35 @@ BoardReading occupancy(const BoardReading& b) {
     return out;
 }
 
-/// open_device() on a `ble:` URI with a short reconnection schedule.
-void open_ble_board(SessionHarness& h, const std::string& uri, DriverOptions opt = {}) {
+/// open_device() on a `ble:` URI with a short reconnection schedule; `cancel_fd` as
+/// open_device's.
+void open_ble_board(SessionHarness& h, const std::string& uri, DriverOptions opt = {}, int cancel_fd = -1) {
     opt.params.emplace("startup-delay-ms", "0");
-    opt.params.emplace("developer-key", "123456789abc");
     auto s = open_device(
         uri, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, std::move(opt), steady_now_ms,
-        ReconnectPolicy{20, 80});
+        ReconnectPolicy{20, 80}, cancel_fd);
     INFO(uri << ": " << (s ? "" : s.error().message));
     REQUIRE(s.has_value());
     h.session = std::move(s.value());
     h.session->start();
 }
+
+/// A DGT Pegasus (occupancy only, developer key kKey) behind the Nordic UART service of a fake
+/// BlueZ device at `address` named `name`; `known`: BlueZ knows it already (no discovery).
+struct PegasusOverBle {
+    static emu::DgtEmulatorOptions options() {
+        emu::DgtEmulatorOptions eo;
+        eo.occupancy_only = true;
+        eo.developer_key = kKey;
+        return eo;
+    }
+    PegasusOverBle(const std::string& address, const std::string& name, bool known)
+        : e(options()), peer(e.pty_slave_path(), kNusTx),
+          bluez({FakeBleDevice{address, name, {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}}, &peer, known}}) {}
+    emu::DgtEmulator e;
+    eboard::test::PtyPeer peer;
+    FakeBluez bluez;
+};
 
 /// Plays boards[from..to) on `e` and waits until `read()` shows each.
 template <typename Emu, typename Read>
@@ -176,13 +193,9 @@ struct EventFd {
 
 TEST_CASE("ble transport: an open waiting for discovery or for Connect gives up at once when it is cancelled "
           "(eboardd stopping)") {
-    emu::DgtEmulatorOptions eo;
-    eo.occupancy_only = true;
-    emu::DgtEmulator e(eo);
-    eboard::test::PtyPeer peer(e.pty_slave_path(), kNusTx);
     const std::string addr = "C0:FF:EE:00:00:01";
-    FakeBluez bluez({FakeBleDevice{addr, "DGT_PEGASUS_1234", {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}},
-                                   &peer, true}});
+    PegasusOverBle rig(addr, "DGT_PEGASUS_1234", true);
+    FakeBluez& bluez = rig.bluez;
     const BleProfile profile{kNus, kNusRx, {kNusTx, ""}};
     // Each wait below is 60 s; a cancel must end it long before (the bound is the point).
     constexpr auto kBound = std::chrono::seconds(10);
@@ -230,26 +243,14 @@ TEST_CASE("ble transport: an open waiting for discovery or for Connect gives up 
 }
 
 TEST_CASE("ble transport: a reopen after the link was lost hears the session's cancel too") {
-    emu::DgtEmulatorOptions eo;
-    eo.occupancy_only = true;
-    eo.developer_key = kKey;
-    emu::DgtEmulator e(eo);
-    eboard::test::PtyPeer peer(e.pty_slave_path(), kNusTx);
     const std::string addr = "C0:FF:EE:00:00:01";
-    FakeBluez bluez({FakeBleDevice{addr, "DGT_PEGASUS_1234", {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}},
-                                   &peer, true}});
+    PegasusOverBle rig(addr, "DGT_PEGASUS_1234", true);
+    FakeBluez& bluez = rig.bluez;
     const EventFd cancel;
     SessionHarness h;
     DriverOptions opt;
-    opt.params.emplace("startup-delay-ms", "0");
     opt.params.emplace("developer-key", "123456789abc");
-    auto s = open_device(
-        "dgt.pegasus:ble:" + addr, [&h](const DriverEvent& ev) { h.events.push_back(ev); }, std::move(opt), steady_now_ms,
-        ReconnectPolicy{20, 80}, cancel.fd);
-    INFO((s ? "" : s.error().message));
-    REQUIRE(s.has_value());
-    h.session = std::move(s.value());
-    h.session->start();
+    open_ble_board(h, "dgt.pegasus:ble:" + addr, opt, cancel.fd);
     REQUIRE(h.pump_until([&] { return !h.all<BoardSnapshot>().empty(); }, 5000));
     bluez.set_answers_connect(addr, false);
     bluez.drop_link(addr);
@@ -271,14 +272,10 @@ TEST_CASE("ble transport: a reopen after the link was lost hears the session's c
 }
 
 TEST_CASE("dgt.pegasus over ble: developer key, a whole game, the link lost mid-game and back") {
-    emu::DgtEmulatorOptions eo;
-    eo.occupancy_only = true;
-    eo.developer_key = kKey;
-    emu::DgtEmulator e(eo);
-    eboard::test::PtyPeer peer(e.pty_slave_path(), kNusTx);
     const std::string addr = "C0:FF:EE:00:00:01";
-    FakeBluez bluez({FakeBleDevice{addr, "PCS-REVII-081500", {{kNus, {{kNusRx, true, false}, {kNusTx, false, true}}}},
-                                   &peer, false}});
+    PegasusOverBle rig(addr, "PCS-REVII-081500", false);
+    emu::DgtEmulator& e = rig.e;
+    FakeBluez& bluez = rig.bluez;
     SessionHarness h;
     DriverOptions opt;
     opt.params.emplace("developer-key", "123456789abc");
