@@ -32,11 +32,14 @@
 //   reachability analysis where a pair of pawns is rammed, and, where the side to move has at
 //   most two legal moves (a forced line), a closure of 16 positions. No helpmate search:
 //   about 1.4 µs a position, 0.12 ms at most; the initial position is "??".
-// - Full: the above with the reachability analysis always, then a helpmate search of 200,000
-//   moves, a closure of 200,000 positions, the same search aimed at each other corner
-//   (18,000 moves in all: rules/winnable_corners.cpp), and a helpmate search of 4,000,000
-//   more moves, pruned by the static analyses, from the depth the first one reached: at most
-//   about 0.4 s CPU a side where none concludes.
+// - Full: the above with the reachability analysis always and its full-mode narrowings (the
+//   guards, the last-piece analysis, the case split on a piece that cannot move, the kings as
+//   pairs: docs/winnability.md), then a helpmate search of 200,000 moves, a closure of 200,000
+//   positions (400,000 where the attacker has only pawns and a king that cannot move), the
+//   same search aimed at each other corner (18,000 moves in all: rules/winnable_corners.cpp),
+//   a lever search of 20,000 moves (rules/winnable_levers.cpp), and a helpmate search of
+//   4,000,000 more moves, pruned by the static analyses, from the depth the first one
+//   reached: at most about 0.4 s CPU a side where none concludes.
 // Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
 // counts, pawn structures that open only after sacrifices) can stay '?' in both modes.
 
