@@ -51,22 +51,13 @@ namespace {
 constexpr std::size_t kForcedMoves = 2;
 constexpr int kForcedBound = 16;
 constexpr std::size_t kForcedPositions = 16;
-/// Full mode, in order: a helpmate search, a closure, a longer search pruned by the static
-/// analyses that goes on from the depth the first one reached. Measured at about 4 million
-/// moves a second, the three take about 0.4 s CPU together where none concludes (the guard).
+/// Full mode, in order: a helpmate search, a closure (kClosurePositions), the corner sweep
+/// (kSweepNodes), the lever search (kLeverNodes; those three in winnable_detail.hpp), a longer
+/// search pruned by the static analyses that goes on from the depth the first one reached.
+/// Measured at about 4 million moves a second, they take about 0.4 s CPU together where none
+/// concludes (the guard).
 constexpr std::uint64_t kFirstSearchNodes = 200'000;
-constexpr std::size_t kClosurePositions = 200'000;
 constexpr std::uint64_t kSecondSearchNodes = 4'000'000;
-/// The corner sweep after the closure (rules/winnable_corners.cpp): moves made over the
-/// searches aimed at the other three corners (one round of 6,000 each, about 5 ms). It finds
-/// the knight's helpmates of issue 25 (K+N v K+P, K+N v K+B+B, ...) in at most 4,600 moves;
-/// more would take the time the second search needs where it decides (the latest of those
-/// ends at about 0.39 s of the 0.4 s guard).
-constexpr std::uint64_t kSweepNodes = 18'000;
-/// The lever search after the sweep (rules/winnable_levers.cpp): a helpmate search in which a
-/// sacrifice to a pawn that frees a locked pawn is progress. The three sides of issue 25 it
-/// decides take at most 2,900 moves (about 4 ms).
-constexpr std::uint64_t kLeverNodes = 20'000;
 /// Moves made per closure position at most (a position has about 20 on average).
 constexpr std::uint64_t kClosureMovesPerPosition = 20;
 /// CPU-time guard per side, over all its searches (reached by the second search where no
@@ -175,16 +166,6 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     return Winnability::Undetermined;
 }
 
-SearchLimits search_limits(std::uint64_t nodes, bool composed, Deadline deadline) {
-    SearchLimits l;
-    l.first_depth = 1;
-    l.last_depth = 128;
-    l.total_nodes = nodes;
-    l.deadline = deadline;
-    l.check_move_bound = composed;
-    return l;
-}
-
 /// The searches of the mode, after decide_static() left the question open, on a position
 /// they may change (every search restores it).
 Winnability decide_by_search(Position& pos, Color side, WinnableMode mode, SharedFacts& facts,
@@ -267,5 +248,19 @@ Expected<std::string> winnability_label_of_fen(std::string_view fen, bool chess9
     if (!parsed) return parsed.error();
     return label_of(parsed.value(), mode);
 }
+
+namespace winnable_detail {
+
+SearchLimits search_limits(std::uint64_t nodes, bool composed, Deadline deadline) {
+    SearchLimits l;
+    l.first_depth = 1;
+    l.last_depth = 128;
+    l.total_nodes = nodes;
+    l.deadline = deadline;
+    l.check_move_bound = composed;
+    return l;
+}
+
+} // namespace winnable_detail
 
 } // namespace eboard

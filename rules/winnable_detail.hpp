@@ -236,6 +236,26 @@ struct SearchLimits {
     bool levers = false;
 };
 
+/// The limits of full mode's helpmate searches (rules/winnable.cpp): iterative deepening from
+/// depth 1 to 128, at most `nodes` moves made in all, stopped at `deadline`; `composed`
+/// (FenMaterial::Composed material) turns on check_move_bound.
+[[nodiscard]] SearchLimits search_limits(std::uint64_t nodes, bool composed, Deadline deadline);
+
+/// Full mode's budgets that the tests name as well (rules/winnable.cpp, decide_by_search):
+/// - the closure walk's positions, before closure_budget() (rules/winnable_tempo.cpp) raises
+///   it for a lone king that cannot move and its pawns;
+inline constexpr std::size_t kClosurePositions = 200'000;
+/// - the corner sweep's moves made (rules/winnable_corners.cpp), over the searches aimed at
+///   the other three corners (one round of 6,000 each, about 5 ms). It finds the knight's
+///   helpmates of issue 25 (K+N v K+P, K+N v K+B+B, ...) in at most 4,600 moves; more would
+///   take the time the second search needs where it decides (the latest of those ends at
+///   about 0.39 s of the 0.4 s guard);
+inline constexpr std::uint64_t kSweepNodes = 18'000;
+/// - the lever search's moves made (rules/winnable_levers.cpp): a sacrifice to a pawn that
+///   frees a locked pawn is progress. The three sides of issue 25 it decides take at most
+///   2,900 moves (about 4 ms).
+inline constexpr std::uint64_t kLeverNodes = 20'000;
+
 /// Helpmate search for `attacker` from pos (modified during the search, restored after).
 /// Winnable: a mate found; Unwinnable: an iteration finished without hitting a limit (every
 /// reachable position seen); else Undetermined.

@@ -16,8 +16,7 @@ namespace {
 
 using test::composed;
 
-/// The sweep's budget in full mode (rules/winnable.cpp, kSweepNodes).
-constexpr std::uint64_t kSweepNodes = 18'000;
+using winnable_detail::kSweepNodes;
 
 struct Case {
     const char* fen;
@@ -41,10 +40,7 @@ TEST_CASE("5.2.2 full mode finds the knight's helpmates in another corner, which
         Position pos = composed(c.fen);
         // The helpmate search aimed at the corner it took before issue 25, with as many moves
         // as the sweep has: no mate (the guidance, not the budget, falls short).
-        winnable_detail::SearchLimits limits;
-        limits.last_depth = 128;
-        limits.total_nodes = kSweepNodes;
-        limits.check_move_bound = true;
+        auto limits = winnable_detail::search_limits(kSweepNodes, true, winnable_detail::kNoDeadline);
         limits.corner = c.old_corner;
         CHECK(winnable_detail::helpmate_search(pos, c.winner, limits) ==
               Winnability::Undetermined);
@@ -69,10 +65,7 @@ TEST_CASE("5.2.2 the helpmate search aims at the nearer corner of its colour, on
         INFO(fen);
         Position pos = composed(fen);
         CHECK(winnable_detail::default_corner(pos, Color::White) == 7);
-        winnable_detail::SearchLimits limits;
-        limits.last_depth = 128;
-        limits.total_nodes = 600'000;
-        limits.check_move_bound = true;
+        auto limits = winnable_detail::search_limits(600'000, true, winnable_detail::kNoDeadline);
         limits.corner = 56;
         CHECK(winnable_detail::helpmate_search(pos, Color::White, limits) ==
               Winnability::Undetermined);

@@ -14,15 +14,15 @@ namespace {
 
 using test::composed;
 
-/// The lever search's budget (rules/winnable.cpp, kLeverNodes).
-constexpr std::uint64_t kLeverNodes = 20'000;
+using winnable_detail::kLeverNodes;
 
 struct Case {
     const char* fen;
     Color winner;
 };
 
-int sq(const char* name) { return (name[1] - '1') * 8 + (name[0] - 'a'); }
+/// a1=0 .. h8=63 of a square's name.
+int sq(const char* name) { return Square::parse(name).index(); }
 
 } // namespace
 
@@ -36,10 +36,7 @@ TEST_CASE("5.2.2 full mode finds the helpmates that open a locked pawn by a sacr
         INFO(c.fen);
         Position pos = composed(c.fen);
         // The same search without the levers, with as many moves: no mate.
-        winnable_detail::SearchLimits limits;
-        limits.last_depth = 128;
-        limits.total_nodes = kLeverNodes;
-        limits.check_move_bound = true;
+        auto limits = winnable_detail::search_limits(kLeverNodes, true, winnable_detail::kNoDeadline);
         CHECK(winnable_detail::helpmate_search(pos, c.winner, limits) ==
               Winnability::Undetermined);
         // With them, a mate made on the board (the search returns Winnable only on a position
@@ -58,10 +55,7 @@ TEST_CASE("5.2.2 the lever search finds no mate where none is: the same chain wi
     // The neighbour of the third position above with White's rooks gone is dead (ground
     // truth '--'): the levers only order the search, no mate appears.
     Position pos = composed("4k3/2p3p1/1pPp1pPp/pP1PpP1P/P3P3/8/3K2B1/8 w - -");
-    winnable_detail::SearchLimits limits;
-    limits.last_depth = 128;
-    limits.total_nodes = kLeverNodes;
-    limits.check_move_bound = true;
+    auto limits = winnable_detail::search_limits(kLeverNodes, true, winnable_detail::kNoDeadline);
     limits.levers = true;
     for (const Color c : {Color::White, Color::Black})
         CHECK(winnable_detail::helpmate_search(pos, c, limits) != Winnability::Winnable);

@@ -19,9 +19,6 @@ namespace {
 
 using test::composed;
 
-/// Full mode's closure budget before the tempo rule (rules/winnable.cpp, kClosurePositions).
-constexpr std::size_t kClosurePositions = 200'000;
-
 /// The closure walk with the budget closure_budget() gives it, without a CPU deadline (so that
 /// the answer is the same under the sanitizers).
 Winnability tempo_closure(Position& pos, Color attacker) {
