@@ -214,6 +214,16 @@ struct SearchStats {
 /// the ground truth, none lost. Squares a1=0, h1=7, a8=56, h8=63.
 [[nodiscard]] int default_corner(const Position& pos, Color attacker) noexcept;
 
+/// How a helpmate search rewards bishop moves (rules/winnable_bishops.cpp); after CHA's
+/// guided search (chasolver, src/search/heuristics.rs), reimplemented.
+enum class BishopGuide : std::uint8_t {
+    None,        ///< bishops move by the targets' rules only
+    Corner,      ///< the attacker's bishops clear the mating corner and come in from afar,
+                 ///< the defender's fill the squares beside it
+    KingSquare,  ///< the attacker's bishops head for the squares that check the defender's king
+                 ///< where it stands (the search aimed at that square)
+};
+
 /// Limits of one helpmate search.
 struct SearchLimits {
     int first_depth = 1;
@@ -234,6 +244,10 @@ struct SearchLimits {
     /// Opening locked pawns is progress (rules/winnable_levers.cpp): offers_lever() moves of
     /// the attacker and takes_lever() captures of the defender's pawns cost no depth.
     bool levers = false;
+    /// Bishop moves that shorten a bishop route of bishop_distances() are progress (see
+    /// BishopGuide); the goal squares follow from `corner` (Corner) or from the defender's king
+    /// (KingSquare, which also aims the targets at the king's square).
+    BishopGuide bishops = BishopGuide::None;
 };
 
 /// The limits of full mode's helpmate searches (rules/winnable.cpp): iterative deepening from
@@ -255,6 +269,10 @@ inline constexpr std::uint64_t kSweepNodes = 18'000;
 ///   frees a locked pawn is progress. The three sides of issue 25 it decides take at most
 ///   2,900 moves (about 4 ms).
 inline constexpr std::uint64_t kLeverNodes = 20'000;
+/// - the moves made by each of the bishop searches (rules/winnable_bishops.cpp): the two
+///   helpmates of issue 25 they find take about 60,000 and 75,000; with a bishop more on the
+///   board that never needs to move, up to 320,000 (about 30 ms).
+inline constexpr std::uint64_t kBishopNodes = 400'000;
 
 /// Helpmate search for `attacker` from pos (modified during the search, restored after).
 /// Winnable: a mate found; Unwinnable: an iteration finished without hitting a limit (every
@@ -268,6 +286,35 @@ inline constexpr std::uint64_t kLeverNodes = 20'000;
 /// budget or `deadline` ends (Undetermined). pos is restored.
 [[nodiscard]] Winnability corner_sweep(Position& pos, Color attacker, std::uint64_t budget,
                                        bool check_move_bound, Deadline deadline);
+
+/// Bishop distances (rules/winnable_bishops.cpp): for every square, how many bishop moves a
+/// bishop on it needs to reach a square of `goal`, on a board where only the `steady` squares
+/// block (and cannot be entered); 255 where no route exists. Squares a1=0 .. h8=63. Uses the
+/// attack tables: after init_bitboards() (rules/bitboard.hpp; any Position made calls it).
+using BishopDistances = std::array<std::uint8_t, 64>;
+inline constexpr std::uint8_t kNoBishopRoute = 255;
+[[nodiscard]] BishopDistances bishop_distances(Bitboard goal, Bitboard steady) noexcept;
+/// The pawns that stand head-on against a pawn of the other side (each blocks the other): the
+/// squares that bishop_distances() takes as never emptied. An estimate for move ordering only
+/// (such a pawn may still take), never used for a proof.
+[[nodiscard]] Bitboard rammed_pawns(const Position& pos) noexcept;
+/// The goal squares of a guide (rules/winnable_bishops.cpp): Corner: `corner` and its two
+/// neighbours on the edges; KingSquare: the squares diagonally next to the defender's king
+/// that are not steady. Empty for BishopGuide::None.
+[[nodiscard]] Bitboard bishop_goal(const Position& pos, Color attacker, BishopGuide guide,
+                                   int corner, Bitboard steady) noexcept;
+/// Whether a bishop's move from `from` to `to` is progress under `guide` with the distances
+/// `d` of its goal: Corner: an attacker's bishop within one move of the goal that moves farther
+/// (it clears the corner), or one more than two moves away that comes nearer; a defender's
+/// bishop that comes nearer. KingSquare: an attacker's bishop that comes nearer.
+[[nodiscard]] bool bishop_progress(BishopGuide guide, const BishopDistances& d,
+                                   bool attacker_moves, int from, int to) noexcept;
+/// The bishop searches of full mode (rules/winnable_bishops.cpp): a helpmate search guided by
+/// BishopGuide::Corner aimed at the default corner, then one guided by KingSquare, each of at
+/// most `nodes` moves made, from depth 2, stopped at `deadline`. Where no side has a bishop
+/// (Corner) or the attacker has none (KingSquare) that search is not run. pos is restored.
+[[nodiscard]] Winnability bishop_searches(Position& pos, Color attacker, std::uint64_t nodes,
+                                          bool check_move_bound, Deadline deadline);
 
 /// The attacker's piece (not a pawn or king) goes, without taking, to `to` where a defender's
 /// pawn can take it, and that capture would give an attacker's pawn something to take (it

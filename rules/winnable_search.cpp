@@ -6,7 +6,8 @@
 // mate without a piece of the defender to block a flight square, the defender's pawn moves and
 // promotions to a minor piece. A move right after a progress move is free as well; the
 // defender's captures cost three plies. At the depth limit only the attacker's checks are
-// tried, for a mate in one.
+// tried, for a mate in one. Options add progress: the levers (rules/winnable_levers.cpp) and
+// the bishop guides (rules/winnable_bishops.cpp).
 // Iterative deepening; a transposition table keyed by Position::key() prunes positions already
 // searched in the same iteration with at least as much depth left.
 //
@@ -139,7 +140,14 @@ class Helpmate {
   public:
     Helpmate(Position& pos, Color attacker, const SearchLimits& limits)
         : pos_(pos), attacker_(attacker), limits_(limits),
-          dist_(make_distances(make_targets(pos, attacker, limits.corner))) {}
+          dist_(make_distances(make_targets(pos, attacker, limits.corner))) {
+        if (limits.bishops != BishopGuide::None) {
+            const int corner = limits.corner < 0 ? default_corner(pos, attacker) : limits.corner;
+            const Bitboard steady = rammed_pawns(pos);
+            bishop_dist_ = bishop_distances(
+                bishop_goal(pos, attacker, limits.bishops, corner, steady), steady);
+        }
+    }
 
     Winnability run() {
         if (insufficient_mating_material(pos_, attacker_)) return Winnability::Unwinnable;
@@ -223,6 +231,9 @@ class Helpmate {
         const int to = m.king_to().index();
         const bool capture = m.kind() == Move::Kind::EnPassant ||
                              (!m.is_castling() && pos_.piece_on(m.to()) != Piece::None);
+        if (t == PieceType::Bishop && limits_.bishops != BishopGuide::None &&
+            bishop_progress(limits_.bishops, bishop_dist_, attacker_moves, from, to))
+            return Variation::Reward;
         if (attacker_moves) {
             if (t == PieceType::Pawn || capture) return Variation::Reward;
             if (t == PieceType::King)
@@ -389,6 +400,7 @@ class Helpmate {
     Color attacker_;
     SearchLimits limits_;
     Distances dist_;
+    BishopDistances bishop_dist_{};  ///< of limits_.bishops' goal (rules/winnable_bishops.cpp)
     int max_depth_ = 0;
     std::uint64_t iteration_nodes_ = 0;
     std::uint64_t total_nodes_ = 0;

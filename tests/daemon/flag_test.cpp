@@ -140,11 +140,13 @@ TEST_CASE("6.9 flag fall where only the full mode proves that the opponent canno
 }
 
 TEST_CASE("6.9 flag fall the full mode cannot decide: ALERT flag says undecided, the loop serves requests meanwhile") {
-    // After Bh1-g2, kings in and behind a locked chain with seven bishops (next to
-    // data/deadpos/chasolver_positions.txt's 'W-' with the bishop on h1): White can checkmate,
-    // but by a helpmate that the full mode does not find within its CPU guard (0.4 s), spent on
-    // the worker; neither mode decides.
-    OneFlagBoard rig("BbK1kb2/b1p1p1p1/1pP1P1P1/1P6/8/8/8/1B2b2B w - - 0 60");
+    // After Bh1-g2, kings in and behind a locked chain with nine bishops: next to
+    // data/deadpos/chasolver_positions.txt's 'W-' with the bishop on h1, and two more white
+    // bishops on a4 and c4 that never need to move. White can checkmate by that position's
+    // helpmate (Ba8 walks to g8 while White's king steps aside and back, Bg8-f7#; the bishop
+    // search aimed at Black's king finds it after about 9 million moves made, 0.5 s), but not
+    // within the full mode's CPU guard (0.4 s), spent on the worker; neither mode decides.
+    OneFlagBoard rig("BbK1kb2/b1p1p1p1/1pP1P1P1/1P6/B1B5/8/8/1B2b2B w - - 0 60");
     LineSocket client(rig.socket);
     REQUIRE(client.line().has_value()); // VERSION
     using Clock = std::chrono::steady_clock;
