@@ -37,10 +37,12 @@
 //   pairs: docs/winnability.md), then a helpmate search of 200,000 moves, a closure of 200,000
 //   positions (400,000 where the attacker has only pawns and a king that cannot move), the
 //   same search aimed at each other corner (18,000 moves in all: rules/winnable_corners.cpp),
-//   a lever search of 20,000 moves (rules/winnable_levers.cpp), and a helpmate search of
-//   4,000,000 more moves, pruned by the static analyses, from the depth the first one
-//   reached: at most about 0.4 s CPU a side where none concludes.
-// Positions that need CHA's deepest analysis (long helpmates in composed positions, tempo
+//   a lever search of 20,000 moves (rules/winnable_levers.cpp), two bishop searches of
+//   400,000 moves each (rules/winnable_bishops.cpp), and a helpmate search of 4,000,000 more
+//   moves, pruned by the static analyses, from the depth the first one reached: at most about
+//   0.4 s CPU a side where none concludes. It decides every side of
+//   data/deadpos/chasolver_positions.txt.
+// Positions that need more (long helpmates in composed positions with many free moves, tempo
 // counts, pawn structures that open only after sacrifices) can stay '?' in both modes.
 
 #pragma once
