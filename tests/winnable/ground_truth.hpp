@@ -1,5 +1,7 @@
-// The winnability ground truth: data/deadpos/chasolver_positions.txt, one position a
-// line, "LL FEN" where LL is White's letter (W or -) then Black's (B or -); '#' lines comment.
+// The winnability ground truth: data/deadpos/chasolver_positions.txt (CHA's test positions,
+// composed ones among them) and data/deadpos/chasolver_lichess_sample.txt (a sample of CHA's
+// real-game vectors), one position a line, "LL FEN" where LL is White's letter (W or -) then
+// Black's (B or -); '#' lines comment.
 #pragma once
 
 #include <fstream>
@@ -11,9 +13,10 @@ struct GroundTruth {
     std::string fen;
 };
 
-inline std::vector<GroundTruth> read_ground_truth() {
+/// The file data/deadpos/`name` (empty where it cannot be read: the callers check the count).
+inline std::vector<GroundTruth> read_ground_truth(const std::string& name = "chasolver_positions.txt") {
     std::vector<GroundTruth> out;
-    std::ifstream in(EBOARD_REPO_DATA "/deadpos/chasolver_positions.txt");
+    std::ifstream in(std::string(EBOARD_REPO_DATA "/deadpos/") + name);
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#' || line.size() < 4) continue;

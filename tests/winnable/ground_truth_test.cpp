@@ -23,10 +23,18 @@ struct Tally {
     int refused = 0;
 };
 
-/// Every `step`-th position of the ground truth (all of them with step 1).
-Tally check_all(WinnableMode mode, std::size_t step = 1) {
-    const auto truth = read_ground_truth();
-    REQUIRE(truth.size() == 3414);
+/// The two files of data/deadpos/ and how many positions each holds.
+struct TruthFile {
+    const char* name;
+    std::size_t positions;
+};
+constexpr TruthFile kTestPositions{"chasolver_positions.txt", 3414};
+constexpr TruthFile kLichessSample{"chasolver_lichess_sample.txt", 3045};
+
+/// Every `step`-th position of a ground-truth file (all of them with step 1).
+Tally check_all(WinnableMode mode, std::size_t step = 1, TruthFile file = kTestPositions) {
+    const auto truth = read_ground_truth(file.name);
+    REQUIRE(truth.size() == file.positions);
     Tally t;
     for (std::size_t i = 0; i < truth.size(); i += step) {
         const auto& g = truth[i];
@@ -105,4 +113,27 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no 
     CHECK(t.unsound == 0);
     CHECK(t.wrong_win == 0);
     if (!kSanitized) CHECK(t.undetermined == 0);  // 0 measured (about 3 s of CPU); 226 before issue 25
+}
+
+// CHA's real-game vectors (a sample of chasolver's tests/lichess.txt, 3,045 positions from
+// Lichess games; docs/winnability.md): full mode decides every side (0.43 s of CPU for the
+// file), quick mode proves every side that cannot mate (126) and leaves the rest '?'.
+TEST_CASE("5.2.2 CHA's real-game vectors, full mode: every side decided, none wrong") {
+    const Tally t = check_all(WinnableMode::Full, 1, kLichessSample);
+    print("full, real-game vectors", t);
+    CHECK(t.refused == 0);
+    CHECK(t.unsound == 0);
+    CHECK(t.wrong_win == 0);
+    if (!kSanitized) CHECK(t.undetermined == 0);
+}
+
+TEST_CASE("5.2.2 CHA's real-game vectors, quick mode: no unsound answer") {
+    const Tally t = check_all(WinnableMode::Quick, 1, kLichessSample);
+    print("quick, real-game vectors", t);
+    CHECK(t.refused == 0);
+    CHECK(t.unsound == 0);
+    CHECK(t.wrong_win == 0);
+    // 5,943 of 6,090 measured: every side that cannot mate proven, few wins (quick mode has
+    // no helpmate search).
+    CHECK(t.undetermined <= 5943);
 }
