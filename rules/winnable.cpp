@@ -158,8 +158,9 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
         if (reach_regions(pos, filtered, c) && !mate_fits(filtered[as_attacker]))
             return Winnability::Unwinnable;
     }
-    // A king inside the other side's chain whose guards could move only by mating it.
-    if (mating_guards_unwinnable(pos, side)) return Winnability::Unwinnable;
+    // The other side's pieces whose every move mates are held still: a king inside the other
+    // side's chain whose guards could move only by mating it (rules/winnable_chain.cpp).
+    if (freeze_unwinnable(pos, side)) return Winnability::Unwinnable;
     // Full mode: the case split on a piece that cannot move (a corner king with its rook and
     // bishop behind a chain; rules/winnable_chain.cpp), also after forced first moves.
     Position work = pos.copy();

@@ -55,8 +55,6 @@ constexpr int kMaxCandidates = 4;
 /// Forced moves: nodes with at most this many legal moves are expanded, this many plies deep.
 constexpr std::size_t kForcedMoves = 2;
 constexpr int kForcedPlies = 3;
-/// The frozen pieces: at most this many runs of the analysis.
-constexpr int kFreezeRounds = 3;
 
 constexpr std::size_t index_of(Color c) noexcept { return c == Color::White ? 0 : 1; }
 
@@ -73,32 +71,65 @@ Bitboard step_spread(PieceType t, Color c, Bitboard region) noexcept {
     }
 }
 
-// The frozen pieces (a second rule, same file): a move that checkmates the attacker ends the game,
-// so no game in which the attacker mates goes on after it. Let F be a set of the other side's
-// pieces (not its king), and run the analysis with the pieces of F never moving (reach_regions()'s
-// `held`; they may still be captured). Suppose that for each piece Y of F, in every position the
-// regions allow with Y on its square, every move of Y checkmates the attacker. Take any game in
-// which the attacker mates, and the first move of a piece of F in it: before that move every
-// position lies within the regions (the induction of the analysis, which holds while no piece of F
-// moves), so that move mates the attacker and the game ends there, before the attacker's mate: so
-// no piece of F ever moves in that game, all of it lies within the regions, and if the mate test
-// fails for the attacker, there is no such game. "Every move of Y checkmates" is checked on the
-// fixpoint, with the attacker's king a piece that never moves (on k), `maybe` the squares any piece
-// may stand on, and only what holds in every such position: for each square t Y could move to (a
-// non-pawn's attacks with only the never-moving pieces in its way, less its own side's never-moving
-// pieces; a pawn's single push and its captures onto squares the attacker may stand on; a pawn on
-// its first rank (a double push, which en passant could answer) or one that may promote is not
-// handled):
-//   - Y on t checks k along a line no piece may stand on (so nothing can block it either),
-//     nor y and the squares next to it on its file (once Y has left, a pawn of the attacker
-//     may push onto y or over it: the only squares its moves gain by Y's leaving);
+// The frozen pieces (a second rule, same file; after CHA's saturation, which does not let a piece
+// check a king that never moves, chasolver src/deduction/saturation.rs, reimplemented with a proof
+// of its own). A move that checkmates the attacker ends the game, so no game in which the
+// attacker mates goes on after it. The shape it decides: the attacker's king shut in inside the
+// other side's chain, every square around it held by its own pawns or guarded by the other
+// side's pieces, some of which could move, but each such move would check the king with no
+// reply: knights on b8 and d8 guarding c6 beside a king on c5 (each of their moves checks c5),
+// pawns on c6 and e6 next to a king on d4 (c6-c5 and e6-e5 check), a knight on h2 whose moves
+// Nf1 and Ng4 both check a king on e3 (and which a bishop may take). The plain analysis lets
+// such a guard move, the king then takes a pawn, the chain opens, and nothing is proven; but
+// the guard's first move is mate.
+//
+// The rule. Let F be a set of the other side's pieces (not its king), and run the analysis with
+// the pieces of F never moving (reach_regions()'s `held`: their regions stay their squares; one
+// the attacker's regions can reach is still taken as capturable and is not in P, the
+// never-moving pieces). Suppose that for each piece Y of F, in every position the regions allow
+// with Y on its square, every move of Y checkmates the attacker ("every move mates", below).
+// Then if the mate test fails for the attacker on the fixpoint's regions, the attacker never
+// mates. Proof, by induction over the moves of any game from the position: while no piece of F
+// has moved, every piece stands in its region and every piece of P on its square (the induction
+// of rules/winnable_reach.cpp, whose growth rules take the pieces of F as never moving, which
+// holds until one of them moves, and as capturable where the attacker's regions reach them).
+// The first move of a piece Y of F, if any, is made in such a position, so it checkmates the
+// attacker and the game ends there: the attacker has not mated before it (a position of the
+// regions, where no mate by the attacker fits) and cannot after it. So in a game the attacker
+// mates, no piece of F ever moves, every position lies within the regions, and the mate test
+// over-approximates those. (A piece of F that can be taken is CHA's case split: either it stands
+// on its square, where it can only mate, or it is gone; the regions cover both.) The regions
+// say nothing of the other side's own mates (they leave out its mating moves): only the
+// attacker's mate test is read.
+//
+// "Every move of Y checkmates" is checked on the fixpoint, with the attacker's king a piece that
+// never moves (on k: its region is {k}), `maybe` the squares any piece may stand on, and only
+// what holds in every such position: for each square t Y could move to (a non-pawn's attacks
+// with only the never-moving pieces in its way, less its own side's never-moving pieces; a
+// pawn's single push unless a never-moving piece stands there, and its captures onto squares
+// the attacker may stand on; a pawn on its first rank (a double push, which en passant could
+// answer) or one that may promote is not handled):
+//   - Y on t checks k along a line no piece may stand on (so nothing can block it either; a
+//     knight's or pawn's check has no line), nor y and the squares next to it on its file
+//     (once Y has left, a pawn of the attacker may push onto y or over it to block: the only
+//     squares its moves gain by Y's leaving);
 //   - no piece of the attacker other than its king may attack t (the one-step spread of its
-//     region, as in the mate test), and if t is next to k, t is attacked for good by the other
-//     side's never-moving pieces;
+//     region, as in the mate test: a slide onto t crosses region squares only), and if t is
+//     next to k, t is attacked for good by the other side's never-moving pieces (the king
+//     cannot take the checker);
 //   - every other square next to k holds one of the attacker's never-moving pieces or is
 //     attacked for good: by Y from t or by a never-moving piece of the other side other than
-//     Y, along lines no piece but Y on t may stand on, with k taken as empty (the king does not
-//     shield a square behind it on the line).
+//     Y (they stand on their squares in every position of the regions, so still after Y's
+//     move), along lines no piece but Y on t may stand on, with k taken as empty (the king does
+//     not shield a square behind it on the line).
+// Then after Y's move the king is in check, cannot step away, cannot take the checker, no other
+// piece can take it or block it, and no en passant reply exists (Y made no double step): mate.
+//
+// F is found as a greatest fixpoint (freeze_unwinnable): start from the other side's pieces
+// whose every move checks k on the board as it stands, run the analysis with them held, let go
+// the ones whose moves are not all mates on that fixpoint, and run again until none is let go
+// (each round lets go at least one, so it ends). The regions then belong to the final F, as the
+// proof needs.
 
 /// What the other side's never-moving pieces (less those on `skip`) attack in every position
 /// in which no piece stands outside `maybe`.
@@ -240,9 +271,8 @@ bool split_unwinnable(const Position& pos, Color attacker) noexcept {
     return false;
 }
 
-/// The frozen pieces (see above): the other side's pieces whose every move now checks the
-/// attacker's king, frozen together; those whose moves are not all mates on the fixpoint are
-/// let go and the analysis run again, a few times at most.
+} // namespace
+
 bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
     const Color side = ~attacker;
     const Bitboard king = pos.pieces(attacker, PieceType::King);
@@ -252,7 +282,7 @@ bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
         const MovesNow m = moves_now(pos, y, king);
         if (m.targets != 0 && m.all_check) frozen |= bit(y);
     }
-    for (int round = 0; frozen != 0 && round < kFreezeRounds; ++round) {
+    while (frozen != 0) {
         ReachCase c;
         std::array<MateRegions, 2> mate;
         if (!reach_regions(pos, mate, std::nullopt, true, frozen, nullptr, &c)) return false;
@@ -267,6 +297,8 @@ bool freeze_unwinnable(const Position& pos, Color attacker) noexcept {
     return false;
 }
 
+namespace {
+
 /// The split at pos, and after each forced move (see above), `plies` deep.
 bool forced_split(Position& pos, Color attacker, int plies, bool root) {
     if (move_count_bound(pos) > static_cast<int>(MoveList::kCapacity)) return false;
@@ -275,7 +307,8 @@ bool forced_split(Position& pos, Color attacker, int plies, bool root) {
     if (!root && (insufficient_mating_material(pos, attacker) ||
                   locked_pawns_unwinnable(pos, attacker) || reach_unwinnable(pos, attacker)))
         return true;
-    if (split_unwinnable(pos, attacker) || freeze_unwinnable(pos, attacker)) return true;
+    // At the root, decide_static() has tried the frozen pieces already.
+    if (split_unwinnable(pos, attacker) || (!root && freeze_unwinnable(pos, attacker))) return true;
     if (plies == 0 || moves.size() > kForcedMoves) return false;
     for (const Move m : moves) {
         pos.make_move(m);

@@ -114,7 +114,7 @@ struct MateRegions {
 /// never moves guards for good (full mode; quick mode leaves it out for speed).
 /// held: pieces on these squares are taken never to move (their regions stay their squares);
 /// sound only for a caller that proves that their first move ends the game
-/// (rules/winnable_king_in_chain.cpp, rules/winnable_chain.cpp), and never together with a
+/// (rules/winnable_chain.cpp), and never together with a
 /// stalemate filter. They may still be captured: permanent_out, if set, receives P at the
 /// fixpoint, and a held piece missing from it was found capturable.
 /// split: one case of a case split over the analysis (rules/winnable_chain.cpp): the games
@@ -135,10 +135,11 @@ struct ReachCase {
                                  bool officer_guards = true, Bitboard held = 0,
                                  Bitboard* permanent_out = nullptr,
                                  ReachCase* split = nullptr) noexcept;
-/// The full mode's analysis of a king shut in inside the other side's pawn chain by guards that
-/// could move, but whose every move would checkmate it (rules/winnable_king_in_chain.cpp):
-/// true only if `attacker` provably can never checkmate.
-[[nodiscard]] bool mating_guards_unwinnable(const Position& pos, Color attacker) noexcept;
+/// The frozen pieces (rules/winnable_chain.cpp, full mode): the other side's pieces whose every
+/// move would checkmate `attacker` (a king shut in inside the other side's pawn chain by knights
+/// or pawns that could move only by mating it) are held still, the greatest such set, and the
+/// mate test read on that fixpoint: true only if `attacker` provably can never checkmate.
+[[nodiscard]] bool freeze_unwinnable(const Position& pos, Color attacker) noexcept;
 /// The case split on a piece that cannot move (rules/winnable_chain.cpp), over the forced
 /// moves of the first few plies: true only if `attacker` provably can never checkmate.
 /// Full mode only. pos is restored.

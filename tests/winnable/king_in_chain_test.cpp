@@ -1,8 +1,9 @@
 // A king inside the other side's pawn chain, shut in by guards that could move but whose every
-// move would checkmate it (rules/winnable_king_in_chain.cpp): the positions of issue 25 that
-// the full mode left '?' (labels from data/deadpos/chasolver_positions.txt, CHA's ground
-// truth), each shown undecided by the reachability analysis without the rule, and positions
-// next to them where the rule must not fire.
+// move would checkmate it (the frozen pieces, freeze_unwinnable in rules/winnable_chain.cpp):
+// the positions of issue 25 that the full mode left '?' (labels from
+// data/deadpos/chasolver_positions.txt, CHA's ground truth), each shown undecided by the
+// reachability analysis without the rule, and positions next to them where the rule must not
+// fire.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -56,8 +57,8 @@ TEST_CASE("5.2.2 a king shut in by guards whose every move mates it: decided in 
         CHECK_FALSE(reach_proves_white_cannot_mate(pos));
         CHECK(winnability_label(pos, WinnableMode::Quick)[0] == '?');
         // With it: proven for White. Never for Black, whose guards' moves are its mates.
-        CHECK(winnable_detail::mating_guards_unwinnable(pos, Color::White));
-        CHECK_FALSE(winnable_detail::mating_guards_unwinnable(pos, Color::Black));
+        CHECK(winnable_detail::freeze_unwinnable(pos, Color::White));
+        CHECK_FALSE(winnable_detail::freeze_unwinnable(pos, Color::Black));
         CHECK(winnability_label(pos, WinnableMode::Full) == "-B");
     }
 }
@@ -75,7 +76,7 @@ TEST_CASE("5.2.2 a king shut in by guards whose every move mates it: no proof wh
                             "bn1n2k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B2BB1 b - -",
                             "3b4/6k1/1pp5/2b3p1/1pKp1pP1/1P1P1P2/8/1BbB1B2 b - -"}) {
         INFO(fen);
-        CHECK_FALSE(winnable_detail::mating_guards_unwinnable(composed(fen), Color::White));
+        CHECK_FALSE(winnable_detail::freeze_unwinnable(composed(fen), Color::White));
         CHECK(winnability_label(composed(fen), WinnableMode::Full) == "WB");
     }
 }
