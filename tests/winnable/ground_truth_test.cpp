@@ -74,14 +74,22 @@ void print(const char* mode, const Tally& t) {
                 t.refused);
 }
 
+/// check_all() and print(), then what every mode must give in every build: no position
+/// refused (composed material is read, not refused), no unsound answer, no wrong win.
+Tally checked(const char* what, WinnableMode mode, std::size_t step = 1,
+              TruthFile file = kTestPositions) {
+    const Tally t = check_all(mode, step, file);
+    print(what, t);
+    CHECK(t.refused == 0);
+    CHECK(t.unsound == 0);
+    CHECK(t.wrong_win == 0);
+    return t;
+}
+
 } // namespace
 
 TEST_CASE("5.2.2 winnability ground truth, quick mode, every position: no unsound answer") {
-    const Tally t = check_all(WinnableMode::Quick);
-    print("quick", t);
-    CHECK(t.refused == 0);  // composed material is read, not refused
-    CHECK(t.unsound == 0);
-    CHECK(t.wrong_win == 0);
+    const Tally t = checked("quick", WinnableMode::Quick);
     // Side answers left '?' (of 6,828): 4,967 measured (docs/winnability.md), no more than
     // the 4,970 before issue 25 (which asks for at least as many decided). Quick mode has no
     // clock in it, so the figure does not depend on the machine.
@@ -93,11 +101,7 @@ TEST_CASE("5.2.2 winnability ground truth, quick mode, every position: no unsoun
 // labelled "slow" (`ctest -LE slow` leaves it out); bench_winnable runs the same check.
 TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound answer",
           "[.][slow]") {
-    const Tally t = check_all(WinnableMode::Full);
-    print("full", t);
-    CHECK(t.refused == 0);
-    CHECK(t.unsound == 0);
-    CHECK(t.wrong_win == 0);
+    const Tally t = checked("full", WinnableMode::Full);
     // Issue 25: no side undecided (docs/winnability.md); 1,627 before issue 25, 2 before the
     // bishop searches. The guard on CPU time (0.4 s a side) leaves a margin: the slowest
     // position takes 0.29 s of CPU for both sides (measured in the Release build, one
@@ -106,12 +110,8 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every position: no unsound
 }
 
 TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no unsound answer") {
-    const Tally t = check_all(WinnableMode::Full, 8);
-    print("full, every eighth", t);
+    const Tally t = checked("full, every eighth", WinnableMode::Full, 8);
     CHECK(t.positions == 427);
-    CHECK(t.refused == 0);
-    CHECK(t.unsound == 0);
-    CHECK(t.wrong_win == 0);
     if (!kSanitized) CHECK(t.undetermined == 0);  // 0 measured (about 3 s of CPU); 226 before issue 25
 }
 
@@ -119,20 +119,12 @@ TEST_CASE("5.2.2 winnability ground truth, full mode, every eighth position: no 
 // Lichess games; docs/winnability.md): full mode decides every side (0.43 s of CPU for the
 // file), quick mode proves every side that cannot mate (126) and leaves the rest '?'.
 TEST_CASE("5.2.2 CHA's real-game vectors, full mode: every side decided, none wrong") {
-    const Tally t = check_all(WinnableMode::Full, 1, kLichessSample);
-    print("full, real-game vectors", t);
-    CHECK(t.refused == 0);
-    CHECK(t.unsound == 0);
-    CHECK(t.wrong_win == 0);
+    const Tally t = checked("full, real-game vectors", WinnableMode::Full, 1, kLichessSample);
     if (!kSanitized) CHECK(t.undetermined == 0);
 }
 
 TEST_CASE("5.2.2 CHA's real-game vectors, quick mode: no unsound answer") {
-    const Tally t = check_all(WinnableMode::Quick, 1, kLichessSample);
-    print("quick, real-game vectors", t);
-    CHECK(t.refused == 0);
-    CHECK(t.unsound == 0);
-    CHECK(t.wrong_win == 0);
+    const Tally t = checked("quick, real-game vectors", WinnableMode::Quick, 1, kLichessSample);
     // 5,943 of 6,090 measured: every side that cannot mate proven, few wins (quick mode has
     // no helpmate search).
     CHECK(t.undetermined <= 5943);
