@@ -143,9 +143,7 @@ Winnability decide_static(const Position& pos, Color side, WinnableMode mode, Sh
     if (locked_pawns_unwinnable(pos, side)) return Winnability::Unwinnable;
     const Bitboard pawns = pos.pieces(PieceType::Pawn);
     if (pawns == 0) return Winnability::Undetermined;  // the region proof needs fixed pawns
-    const Bitboard rammed = (pos.pieces(Color::White, PieceType::Pawn) << 8) &
-                            pos.pieces(Color::Black, PieceType::Pawn);
-    if (mode != WinnableMode::Full && rammed == 0) return Winnability::Undetermined;
+    if (mode != WinnableMode::Full && rammed_pawns(pos) == 0) return Winnability::Undetermined;
     const std::size_t as_attacker = side == Color::White ? 0 : 1;
     const auto* regions = facts.regions();
     if (regions != nullptr && !mate_fits((*regions)[as_attacker])) return Winnability::Unwinnable;

@@ -39,12 +39,6 @@ BishopDistances bishop_distances(Bitboard goal, Bitboard steady) noexcept {
     return d;
 }
 
-Bitboard rammed_pawns(const Position& pos) noexcept {
-    const Bitboard white = pos.pieces(Color::White, PieceType::Pawn);
-    const Bitboard black = pos.pieces(Color::Black, PieceType::Pawn);
-    return (white & (black >> 8)) | (black & (white << 8));
-}
-
 Bitboard bishop_goal(const Position& pos, Color attacker, BishopGuide guide, int corner,
                      Bitboard steady) noexcept {
     switch (guide) {
@@ -82,14 +76,21 @@ Winnability bishop_searches(Position& pos, Color attacker, std::uint64_t nodes,
     for (const BishopGuide guide : {BishopGuide::Corner, BishopGuide::KingSquare}) {
         if (guide == BishopGuide::Corner ? bishops == 0 : !attacker_bishops) continue;
         if (thread_cpu_seconds() > deadline) break;
-        SearchLimits limits = search_limits(nodes, check_move_bound, deadline);
-        limits.first_depth = 2;
-        limits.bishops = guide;
-        if (guide == BishopGuide::KingSquare) limits.corner = pos.king_square(~attacker).index();
-        const Winnability w = helpmate_search(pos, attacker, limits);
+        const Winnability w = helpmate_search(
+            pos, attacker,
+            bishop_search_limits(pos, attacker, guide, nodes, check_move_bound, deadline));
         if (w != Winnability::Undetermined) return w;
     }
     return Winnability::Undetermined;
+}
+
+SearchLimits bishop_search_limits(const Position& pos, Color attacker, BishopGuide guide,
+                                  std::uint64_t nodes, bool check_move_bound, Deadline deadline) {
+    SearchLimits limits = search_limits(nodes, check_move_bound, deadline);
+    limits.first_depth = 2;
+    limits.bishops = guide;
+    if (guide == BishopGuide::KingSquare) limits.corner = pos.king_square(~attacker).index();
+    return limits;
 }
 
 } // namespace eboard::winnable_detail

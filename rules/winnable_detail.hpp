@@ -103,6 +103,14 @@ struct MateRegions {
 [[nodiscard]] bool locked_pawns_unwinnable(const Position& pos, Color attacker) noexcept;
 /// Cheap precondition of locked_pawns_unwinnable (every pawn rammed, no castling, no e.p.).
 [[nodiscard]] bool pawns_rammed(const Position& pos) noexcept;
+/// The pawns that stand head-on against a pawn of the other side (each blocks the other).
+/// The bishop guides take them as never moving (an estimate for move ordering only: such a
+/// pawn may still take), the lever search as the pawns a sacrifice may free.
+[[nodiscard]] inline Bitboard rammed_pawns(const Position& pos) noexcept {
+    const Bitboard white = pos.pieces(Color::White, PieceType::Pawn);
+    const Bitboard black = pos.pieces(Color::Black, PieceType::Pawn);
+    return (white & (black >> 8)) | (black & (white << 8));
+}
 
 /// The reachability analysis (rules/winnable_reach.cpp): the over-approximated regions of all
 /// pieces at their fixpoint, as the mate test of each side as the attacker needs them
@@ -295,10 +303,6 @@ inline constexpr std::uint64_t kBishopNodes = 400'000;
 using BishopDistances = std::array<std::uint8_t, 64>;
 inline constexpr std::uint8_t kNoBishopRoute = 255;
 [[nodiscard]] BishopDistances bishop_distances(Bitboard goal, Bitboard steady) noexcept;
-/// The pawns that stand head-on against a pawn of the other side (each blocks the other): the
-/// squares that bishop_distances() takes as never emptied. An estimate for move ordering only
-/// (such a pawn may still take), never used for a proof.
-[[nodiscard]] Bitboard rammed_pawns(const Position& pos) noexcept;
 /// The goal squares of a guide (rules/winnable_bishops.cpp): Corner: `corner` and its two
 /// neighbours on the edges; KingSquare: the squares diagonally next to the defender's king
 /// that are not steady. Empty for BishopGuide::None.
@@ -316,6 +320,11 @@ inline constexpr std::uint8_t kNoBishopRoute = 255;
 /// (Corner) or the attacker has none (KingSquare) that search is not run. pos is restored.
 [[nodiscard]] Winnability bishop_searches(Position& pos, Color attacker, std::uint64_t nodes,
                                           bool check_move_bound, Deadline deadline);
+/// The limits of one of bishop_searches(): search_limits() from depth 2 with `guide`, aimed at
+/// the defender's king's square for KingSquare (at the default corner otherwise).
+[[nodiscard]] SearchLimits bishop_search_limits(const Position& pos, Color attacker,
+                                                BishopGuide guide, std::uint64_t nodes,
+                                                bool check_move_bound, Deadline deadline);
 
 /// The attacker's piece (not a pawn or king) goes, without taking, to `to` where a defender's
 /// pawn can take it, and that capture would give an attacker's pawn something to take (it

@@ -23,9 +23,7 @@ namespace {
 
 /// The defender's pawns that stand right in front of an attacker's pawn (blocking it).
 Bitboard blocking_pawns(const Position& pos, Color attacker) {
-    const Bitboard mine = pos.pieces(attacker, PieceType::Pawn);
-    const Bitboard ahead = attacker == Color::White ? mine << 8 : mine >> 8;
-    return ahead & pos.pieces(~attacker, PieceType::Pawn);
+    return rammed_pawns(pos) & pos.pieces(~attacker, PieceType::Pawn);
 }
 
 /// An attacker's pawn attacks `sq` (it can take what stands there).

@@ -22,15 +22,6 @@ using winnable_detail::kNoBishopRoute;
 int sq(const char* name) { return Square::parse(name).index(); }
 Bitboard bb(const char* name) { return Bitboard{1} << sq(name); }
 
-/// The limits of one bishop search (rules/winnable_bishops.cpp, bishop_searches) with `guide`.
-winnable_detail::SearchLimits guided(BishopGuide guide, int corner = -1) {
-    auto limits = winnable_detail::search_limits(kBishopNodes, true, winnable_detail::kNoDeadline);
-    limits.first_depth = 2;
-    limits.bishops = guide;
-    limits.corner = corner;
-    return limits;
-}
-
 struct Case {
     const char* fen;
     BishopGuide guide;
@@ -50,15 +41,17 @@ TEST_CASE("5.2.2 full mode finds the helpmates where bishops clear the corner or
                               BishopGuide::KingSquare}}) {
         INFO(c.fen);
         Position pos = composed(c.fen);
-        const int corner =
-            c.guide == BishopGuide::KingSquare ? pos.king_square(Color::Black).index() : -1;
+        // The limits of that bishop search (rules/winnable_bishops.cpp, bishop_searches).
+        const auto guided = winnable_detail::bishop_search_limits(
+            pos, Color::White, c.guide, kBishopNodes, true, winnable_detail::kNoDeadline);
         // The same search without the guide, with as many moves: no mate.
-        CHECK(winnable_detail::helpmate_search(pos, Color::White, guided(BishopGuide::None, corner)) ==
+        auto plain = guided;
+        plain.bishops = BishopGuide::None;
+        CHECK(winnable_detail::helpmate_search(pos, Color::White, plain) ==
               Winnability::Undetermined);
         // With it, a mate made on the board (Winnable only on a position with the defender
         // checkmated); the position is restored.
-        CHECK(winnable_detail::helpmate_search(pos, Color::White, guided(c.guide, corner)) ==
-              Winnability::Winnable);
+        CHECK(winnable_detail::helpmate_search(pos, Color::White, guided) == Winnability::Winnable);
         CHECK(pos.fen() == composed(c.fen).fen());
         CHECK(winnable_detail::bishop_searches(pos, Color::White, kBishopNodes, true,
                                                winnable_detail::kNoDeadline) ==
